@@ -1,0 +1,43 @@
+package io.hcwatch.registry;
+
+/**
+ * A registry answer that is not a schema: carries the HTTP status and the registry's own
+ * error code (e.g. 40401 subject not found, 409 incompatible, 42201 invalid schema).
+ */
+public class SchemaRegistryException extends RuntimeException {
+
+    public static final int SUBJECT_NOT_FOUND = 40401;
+    public static final int VERSION_NOT_FOUND = 40402;
+    public static final int SCHEMA_NOT_FOUND = 40403;
+    public static final int SUBJECT_COMPATIBILITY_NOT_CONFIGURED = 40408;
+    public static final int INCOMPATIBLE_SCHEMA = 409;
+    public static final int INVALID_SCHEMA = 42201;
+
+    private final int status;
+    private final int errorCode;
+
+    public SchemaRegistryException(int status, int errorCode, String message) {
+        super(message + " (HTTP " + status + ", error code " + errorCode + ")");
+        this.status = status;
+        this.errorCode = errorCode;
+    }
+
+    public SchemaRegistryException(String message, Throwable cause) {
+        super(message, cause);
+        this.status = -1;
+        this.errorCode = -1;
+    }
+
+    /** HTTP status, or -1 when the registry could not be reached. */
+    public int status() {
+        return status;
+    }
+
+    public int errorCode() {
+        return errorCode;
+    }
+
+    public boolean isNotFound() {
+        return status == 404;
+    }
+}

@@ -1,0 +1,76 @@
+package io.hcwatch.serde;
+
+import io.hcwatch.registry.SchemaRegistryClient;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Reads Confluent wire-format values into a specific record class, resolving the writer's
+ * schema (fetched by id, once) against the reader's, so older and newer writers both work.
+ */
+public final class SpecificAvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
+
+    private final Class<T> type;
+    private final Schema readerSchema;
+    private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
+    private SchemaRegistryClient registry;
+
+    public SpecificAvroDeserializer(Class<T> type) {
+        this(type, null);
+    }
+
+    public SpecificAvroDeserializer(Class<T> type, SchemaRegistryClient registry) {
+        this.type = type;
+        this.readerSchema = SpecificData.get().getSchema(type);
+        this.registry = registry;
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        if (registry == null) {
+            registry = SchemaRegistries.fromConfig(configs);
+        }
+    }
+
+    @Override
+    public T deserialize(String topic, byte[] data) {
+        if (data == null) {
+            return null;
+        }
+        if (registry == null) {
+            throw new SerializationException("deserializer not configured: call configure() with " + SerdeConfig.SCHEMA_REGISTRY_URL);
+        }
+        int id = WireFormat.schemaId(data);
+        try {
+            SpecificDatumReader<T> reader = readers.computeIfAbsent(id, this::readerFor);
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(
+                    data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, null);
+            T value = reader.read(null, decoder);
+            if (!decoder.isEnd()) {
+                throw new SerializationException((data.length - WireFormat.HEADER_SIZE) + " bytes hold more than one "
+                        + type.getSimpleName() + " written with schema " + id);
+            }
+            return value;
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof SerializationException se) {
+                throw se;
+            }
+            throw new SerializationException("could not decode " + type.getSimpleName() + " with writer schema "
+                    + id + " from topic " + topic + ": " + e.getMessage(), e);
+        }
+    }
+
+    private SpecificDatumReader<T> readerFor(int id) {
+        Schema writer = registry.getById(id);
+        return new SpecificDatumReader<>(writer, readerSchema);
+    }
+}
