@@ -1,0 +1,107 @@
+package io.hcwatch.alert;
+
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The alert lifecycle of one monitored scope (a target group, an HAProxy host, a frontend):
+ * one firing per episode and dedup_key, re-sent on a severity change or after the re-notify
+ * interval, one resolve after {@code clearSteps} consecutive clear evaluation steps.
+ *
+ * <p>The alert id is derived from the dedup_key and the episode's start, so a record replayed
+ * after a crash re-creates the same id rather than a second incident.
+ */
+public final class AlertBook {
+
+    public Map<String, Episode> episodes = new LinkedHashMap<>();
+
+    public AlertBook() {
+    }
+
+    /**
+     * Findings that hold on the records seen so far (called on every record). Fires new
+     * episodes, escalates, re-notifies; never resolves.
+     */
+    public List<Notification> observe(List<Finding> findings, long now, long renotifyMillis) {
+        List<Notification> out = new ArrayList<>();
+        for (Finding f : findings) {
+            Episode e = episodes.get(f.dedupKey());
+            if (e == null) {
+                e = new Episode();
+                e.startedAt = now;
+                e.alertId = alertId(f.dedupKey(), now);
+                e.remember(f);
+                e.lastSentAt = now;
+                e.lastHeldAt = now;
+                episodes.put(f.dedupKey(), e);
+                out.add(firing(f, e, now));
+                continue;
+            }
+            boolean severityChanged = !e.severity.equals(f.severity().name());
+            e.clearSteps = 0;
+            e.lastHeldAt = now;
+            e.remember(f);
+            if (severityChanged || now - e.lastSentAt >= renotifyMillis) {
+                e.lastSentAt = now;
+                out.add(firing(f, e, now));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * An evaluation step: {@code findings} is everything that holds at {@code now}. Every firing
+     * episode without a finding counts one clear step and resolves after {@code clearSteps}.
+     */
+    public List<Notification> step(List<Finding> findings, long now, long renotifyMillis, int clearSteps) {
+        List<Notification> out = new ArrayList<>(observe(findings, now, renotifyMillis));
+        Set<String> holding = new HashSet<>();
+        findings.forEach(f -> holding.add(f.dedupKey()));
+        for (Iterator<Map.Entry<String, Episode>> it = episodes.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Episode> entry = it.next();
+            if (holding.contains(entry.getKey())) {
+                continue;
+            }
+            Episode e = entry.getValue();
+            e.clearSteps++;
+            if (e.clearSteps >= clearSteps) {
+                it.remove();
+                out.add(resolved(entry.getKey(), e, now));
+            }
+        }
+        return out;
+    }
+
+    public boolean isFiring(String dedupKey) {
+        return episodes.containsKey(dedupKey);
+    }
+
+    private static Notification firing(Finding f, Episode e, long now) {
+        return new Notification(e.alertId, f.dedupKey(), f.type(), f.severity(), true, now,
+                f.windowStart(), f.windowEnd(), f.scope(), f.summary(), f.details());
+    }
+
+    private static Notification resolved(String dedupKey, Episode e, long now) {
+        Map<String, String> details = new LinkedHashMap<>(e.details);
+        details.put("fired_at", java.time.Instant.ofEpochMilli(e.startedAt).toString());
+        details.put("last_held_at", java.time.Instant.ofEpochMilli(e.lastHeldAt).toString());
+        return new Notification(e.alertId, dedupKey, AlertType.fromId(e.type), Severity.valueOf(e.severity), false, now,
+                e.startedAt, now, new Scope(e.lb, e.targetGroup, e.zone, e.host, e.frontend, e.client),
+                "resolved: " + e.summary, details);
+    }
+
+    static String alertId(String dedupKey, long startedAt) {
+        return UUID.nameUUIDFromBytes((dedupKey + "|" + startedAt).getBytes(StandardCharsets.UTF_8)).toString();
+    }
+}

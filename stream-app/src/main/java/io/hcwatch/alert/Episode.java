@@ -1,0 +1,44 @@
+package io.hcwatch.alert;
+
+import io.hcwatch.detect.Finding;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** One firing period of one dedup_key; a plain bean so it can be kept in a state store. */
+public final class Episode {
+    public String alertId;
+    public String type;
+    public String severity;
+    public long startedAt;
+    public long lastSentAt;
+    public int clearSteps;
+    public long lastHeldAt;
+    public long windowStart;
+    public long windowEnd;
+    public String summary;
+    public Map<String, String> details = new LinkedHashMap<>();
+    public String lb;
+    public String targetGroup;
+    public String zone;
+    public String host;
+    public String frontend;
+    public String client;
+
+    public Episode() {
+    }
+
+    void remember(Finding f) {
+        this.type = f.type().id();
+        this.severity = f.severity().name();
+        this.summary = f.summary();
+        this.details = new LinkedHashMap<>(f.details());
+        this.windowStart = f.windowStart();
+        this.windowEnd = f.windowEnd();
+        this.lb = f.scope().lb();
+        this.targetGroup = f.scope().targetGroup();
+        this.zone = f.scope().zone();
+        this.host = f.scope().host();
+        this.frontend = f.scope().frontend();
+        this.client = f.scope().client();
+    }
+}

@@ -1,0 +1,80 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Fmt;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * correlated_failure: at least max(min-targets, min-fraction of known targets) established
+ * targets fail within the window across two or more zones (or zones unknown). Independent
+ * failures are rare enough that this many at once means one cause behind them.
+ */
+public final class CorrelatedFailureDetector implements FleetDetector {
+
+    private final Settings settings;
+    private final FleetDiagnostician diagnostician;
+
+    public CorrelatedFailureDetector(Settings settings, FleetDiagnostician diagnostician) {
+        this.settings = settings;
+        this.diagnostician = diagnostician;
+    }
+
+    @Override
+    public List<Finding> evaluate(FleetState s, long now) {
+        long window = settings.millis("correlated.window");
+        FailingTargets failing = FailingTargets.of(s, now, window, settings.millis("registry.new-target-age"));
+        int known = Math.max(s.registered(), s.targets.size());
+        int needed = Math.max(settings.integer("correlated.min-targets"),
+                (int) Math.ceil(settings.number("correlated.min-fraction") * known - 1e-9));
+        if (known == 0 || failing.size() < needed) {
+            return List.of();
+        }
+        Map<String, Integer> zones = failing.byZone();
+        if (zones.size() < settings.integer("correlated.min-zones") && !zones.containsKey("unknown")) {
+            return List.of();
+        }
+        int healthy = s.healthy();
+        FleetThresholds routing = s.routingThresholds();
+        boolean belowMinimum = s.isAlb() && routing.breached(healthy, s.registered());
+        double share = (double) failing.size() / known;
+        Severity severity = share >= settings.number("correlated.critical-fraction") || belowMinimum
+                ? Severity.CRITICAL : Severity.WARNING;
+        Diagnosis diagnosis = diagnostician.diagnose(s, failing, now, false);
+        String summary = failing.size() + "/" + known + " targets of " + s.targetGroup + " failed health checks within "
+                + Fmt.duration(failing.onsetSpread()) + " across " + zones.size() + " zone" + (zones.size() == 1 ? "" : "s")
+                + " (reason " + failing.dominantReason() + "); diagnosis: " + diagnosis.kind().id();
+        Finding.Details details = Finding.newDetails()
+                .put("failing", failing.size())
+                .put("registered", known)
+                .put("healthy", healthy)
+                .put("zones", String.join(",", zones.keySet()))
+                .put("failing_by_zone", FailingTargets.describe(zones))
+                .put("reason", failing.dominantReason())
+                .put("below_minimum_healthy", belowMinimum)
+                .put("diagnosis", diagnosis.kind().id())
+                .put("diagnosis_reason", diagnosis.reason());
+        diagnosis.evidence().forEach(details::put);
+        details.put("targets", targetList(failing));
+        return List.of(new Finding(AlertType.CORRELATED_FAILURE, AlertType.CORRELATED_FAILURE.id() + "/" + s.targetGroup,
+                severity, Scope.targetGroup(s.lb, s.targetGroup), summary, details.build(),
+                Math.min(failing.earliestOnset(), now), now));
+    }
+
+    static String targetList(FailingTargets failing) {
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        for (TargetRecord t : failing.targets()) {
+            if (shown++ == 20) {
+                sb.append(",…");
+                break;
+            }
+            sb.append(sb.length() > 0 ? "," : "").append(t.id);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,70 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * fail_open_routing: healthy targets below the unhealthy-state-routing threshold, so the ALB
+ * sends traffic to every target, unhealthy ones included. Judged on the pool with cross-zone
+ * on and per zone with it off, as ALB does. Reports how many requests reached targets that
+ * were marked unhealthy (access logs joined with health state on ip:port).
+ */
+public final class FailOpenDetector implements FleetDetector {
+
+    private final Settings settings;
+
+    public FailOpenDetector(Settings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public List<Finding> evaluate(FleetState s, long now) {
+        if (!s.isAlb() || s.targets.isEmpty()) {
+            return List.of();
+        }
+        FleetThresholds routing = s.routingThresholds();
+        List<String> openZones = new ArrayList<>();
+        int healthy = s.healthy();
+        int registered = s.registered();
+        if (s.crossZoneOn()) {
+            if (!routing.breached(healthy, registered)) {
+                return List.of();
+            }
+        } else {
+            for (Map.Entry<String, List<TargetRecord>> zone : s.byZone().entrySet()) {
+                int zoneHealthy = (int) zone.getValue().stream().filter(TargetRecord::isHealthy).count();
+                if (routing.breached(zoneHealthy, zone.getValue().size())) {
+                    openZones.add(zone.getKey() + " " + zoneHealthy + "/" + zone.getValue().size());
+                }
+            }
+            if (openZones.isEmpty()) {
+                return List.of();
+            }
+        }
+        long window = settings.millis("correlated.window");
+        long[] traffic = s.traffic.totals(now, window);
+        String where = s.crossZoneOn() ? "across the pool" : "in zone" + (openZones.size() == 1 ? " " : "s ") + String.join(", ", openZones);
+        String summary = s.targetGroup + " has " + healthy + "/" + registered + " healthy targets, below the routing threshold ("
+                + routing.describe() + "): the ALB fails open " + where + " and sends traffic to unhealthy targets"
+                + (traffic[0] > 0 ? "; " + traffic[2] + " of " + traffic[0] + " requests in the last "
+                + io.hcwatch.detect.Fmt.duration(window) + " reached targets marked unhealthy" : "");
+        Finding.Details details = Finding.newDetails()
+                .put("healthy", healthy)
+                .put("registered", registered)
+                .put("threshold", routing.describe())
+                .put("required_healthy", routing.required(registered))
+                .put("cross_zone", s.crossZoneOn())
+                .put("fail_open_zones", openZones.isEmpty() ? null : String.join(",", openZones))
+                .put("requests_in_window", traffic[0])
+                .put("requests_to_unhealthy_targets", traffic[2])
+                .put("config", s.configKnown ? "LbConfig" : "assumed AWS defaults (count 1, percentage off, cross-zone on)");
+        return List.of(new Finding(AlertType.FAIL_OPEN_ROUTING, AlertType.FAIL_OPEN_ROUTING.id() + "/" + s.targetGroup,
+                Severity.CRITICAL, Scope.targetGroup(s.lb, s.targetGroup), summary, details.build(), now - window, now));
+    }
+}

@@ -1,0 +1,72 @@
+package io.hcwatch.detect.fleet;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The established targets of a target group that are failing now (a failed check inside the
+ * window and no pass since). Replacements still warming up are left out: they belong to
+ * replacement_churn, and counting them would page on every rolling deploy.
+ */
+public record FailingTargets(List<TargetRecord> targets, long earliestOnset, long latestOnset) {
+
+    public static FailingTargets of(FleetState s, long now, long windowMillis, long newTargetAge) {
+        List<TargetRecord> failing = new ArrayList<>();
+        long earliest = Long.MAX_VALUE;
+        long latest = Long.MIN_VALUE;
+        for (TargetRecord t : s.targets.values()) {
+            if (t.failingWithin(now, windowMillis) && !s.isNew(t, now, newTargetAge)) {
+                failing.add(t);
+                earliest = Math.min(earliest, t.firstFailureAt);
+                latest = Math.max(latest, t.firstFailureAt);
+            }
+        }
+        return new FailingTargets(failing, earliest, latest);
+    }
+
+    public int size() {
+        return targets.size();
+    }
+
+    /** Failing targets per zone ("unknown" for targets without one). */
+    public Map<String, Integer> byZone() {
+        Map<String, Integer> zones = new LinkedHashMap<>();
+        targets.forEach(t -> zones.merge(t.zoneOrUnknown(), 1, Integer::sum));
+        return zones;
+    }
+
+    /** Reason (or outcome when no reason) -> count, most frequent first. */
+    public Map<String, Integer> reasons() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        targets.forEach(t -> counts.merge(reasonOf(t), 1, Integer::sum));
+        List<Map.Entry<String, Integer>> sorted = new ArrayList<>(counts.entrySet());
+        sorted.sort(Map.Entry.<String, Integer>comparingByValue().reversed());
+        Map<String, Integer> out = new LinkedHashMap<>();
+        sorted.forEach(e -> out.put(e.getKey(), e.getValue()));
+        return out;
+    }
+
+    public String dominantReason() {
+        return reasons().keySet().stream().findFirst().orElse("unknown");
+    }
+
+    /** Time between the first and the last target starting to fail. */
+    public long onsetSpread() {
+        return targets.isEmpty() ? 0 : latestOnset - earliestOnset;
+    }
+
+    static String reasonOf(TargetRecord t) {
+        if (t.lastReason != null) {
+            return t.lastReason;
+        }
+        return t.lastStatusCode != null ? t.lastOutcome + " " + t.lastStatusCode : t.lastOutcome;
+    }
+
+    static String describe(Map<String, Integer> counts) {
+        StringBuilder sb = new StringBuilder();
+        counts.forEach((k, v) -> sb.append(sb.length() > 0 ? "," : "").append(k).append('=').append(v));
+        return sb.toString();
+    }
+}

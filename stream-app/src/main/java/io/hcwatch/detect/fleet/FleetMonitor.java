@@ -1,0 +1,145 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.Finding;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs every target-group detector over a {@link FleetState}: applies each event, evaluates the
+ * detectors on the records seen so far (so alerts fire without waiting for a window to close),
+ * and at every evaluation step of event time records history, ages out silent targets and
+ * lets clear conditions resolve. No Kafka types: the topology feeds it, tests call it directly.
+ */
+public final class FleetMonitor {
+
+    private static final int MAX_CATCH_UP_STEPS = 12;
+
+    private final Settings settings;
+    private final ConfigRiskDetector configRisk;
+    private final List<FleetDetector> detectors;
+    private final long step;
+    private final long grace;
+
+    public FleetMonitor(Settings settings) {
+        this.settings = settings;
+        FleetDiagnostician diagnostician = new FleetDiagnostician(settings);
+        this.configRisk = new ConfigRiskDetector(settings);
+        this.detectors = List.of(
+                new CorrelatedFailureDetector(settings, diagnostician),
+                new ZonalFailureDetector(settings, diagnostician),
+                new LatencyHeadroomDetector(settings),
+                configRisk,
+                new ReplacementChurnDetector(settings),
+                new FailOpenDetector(settings),
+                new DnsFailoverDetector(),
+                new NoHealthyTargetsDetector(settings));
+        this.step = settings.millis("eval.step");
+        this.grace = settings.millis("window.grace");
+    }
+
+    public FleetState newState(String targetGroup) {
+        return FleetState.create(targetGroup, settings);
+    }
+
+    /** Older than the state's clock minus the grace period: too late to count. */
+    public boolean isLate(FleetState s, long eventTime) {
+        return s.clock > 0 && eventTime < s.clock - grace;
+    }
+
+    public List<Notification> onCheck(FleetState s, HealthCheckResult r) {
+        List<Notification> out = advanceTo(s, r.getTs().toEpochMilli());
+        CheckSettings before = s.observeCheck(r, settings);
+        if (before != null) {
+            configRisk.onChange(s, before, s.clock);
+        }
+        out.addAll(evaluate(s));
+        return out;
+    }
+
+    public List<Notification> onConfig(FleetState s, LbConfig c) {
+        List<Notification> out = advanceTo(s, c.getTs().toEpochMilli());
+        CheckSettings before = s.observeConfig(c);
+        if (before != null) {
+            configRisk.onChange(s, before, s.clock);
+        }
+        out.addAll(evaluate(s));
+        return out;
+    }
+
+    public List<Notification> onBackendEvent(FleetState s, BackendEvent e) {
+        List<Notification> out = advanceTo(s, e.getTs().toEpochMilli());
+        s.observeBackendEvent(e);
+        out.addAll(evaluate(s));
+        return out;
+    }
+
+    public List<Notification> onTraffic(FleetState s, TargetTraffic t) {
+        List<Notification> out = advanceTo(s, t.getBucketStart());
+        s.observeTraffic(t);
+        out.addAll(evaluate(s));
+        return out;
+    }
+
+    /** Time passes without records for this target group (stream time or wall clock moved on). */
+    public List<Notification> onTime(FleetState s, long now) {
+        if (s.clock == 0 || now <= s.clock) {
+            return List.of();
+        }
+        List<Notification> out = advanceTo(s, now);
+        s.clock = Math.max(s.clock, now);
+        return out;
+    }
+
+    private List<Notification> evaluate(FleetState s) {
+        return s.alerts.observe(findings(s, s.clock), s.clock, settings.millis("alert.renotify"));
+    }
+
+    /** Every finding that holds at {@code now}. */
+    public List<Finding> findings(FleetState s, long now) {
+        List<Finding> all = new ArrayList<>();
+        for (FleetDetector d : detectors) {
+            all.addAll(d.evaluate(s, now));
+        }
+        return all;
+    }
+
+    /** Runs the evaluation steps that fall in (lastStep, until]. */
+    private List<Notification> advanceTo(FleetState s, long until) {
+        List<Notification> out = new ArrayList<>();
+        if (s.lastStep == 0) {
+            s.lastStep = Math.floorDiv(Math.max(s.clock, until), step) * step;
+            return out;
+        }
+        long next = s.lastStep + step;
+        if (next > until) {
+            return out;
+        }
+        long last = Math.floorDiv(until, step) * step;
+        if ((last - next) / step >= MAX_CATCH_UP_STEPS) {
+            // after a long gap only the latest steps matter; evaluating hours of empty steps would change nothing
+            next = last - (MAX_CATCH_UP_STEPS - 1) * step;
+        }
+        for (long at = next; at <= last; at += step) {
+            out.addAll(runStep(s, at));
+        }
+        return out;
+    }
+
+    private List<Notification> runStep(FleetState s, long at) {
+        s.lastStep = at;
+        s.expireSilentTargets(at, settings);
+        Histogram h = s.latency.window(at, settings.millis("headroom.window"));
+        boolean enough = h.getTotalCount() >= settings.integer("headroom.min-samples");
+        long[] traffic = s.traffic.totals(at, step);
+        s.history.add(at, enough ? h.getValueAtPercentile(50) : Double.NaN,
+                enough ? h.getValueAtPercentile(99) : Double.NaN, s.healthy(), traffic[0] * 1000.0 / step);
+        return s.alerts.step(findings(s, at), at, settings.millis("alert.renotify"), settings.integer("alert.clear-steps"));
+    }
+}

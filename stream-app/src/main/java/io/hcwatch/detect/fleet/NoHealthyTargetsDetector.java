@@ -1,0 +1,66 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Fmt;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.util.List;
+
+/**
+ * no_healthy_targets where the load balancer does not fail open: an HAProxy backend with no
+ * server left (its "has no server available!" message, or every known server DOWN), or an ALB
+ * answering 503 with no target at all.
+ */
+public final class NoHealthyTargetsDetector implements FleetDetector {
+
+    private final Settings settings;
+
+    public NoHealthyTargetsDetector(Settings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public List<Finding> evaluate(FleetState s, long now) {
+        int healthy = s.healthy();
+        if ("haproxy".equals(s.platform)) {
+            boolean announced = s.noServerAt > 0 && !anyUpSince(s, s.noServerAt);
+            boolean allDown = !s.targets.isEmpty() && healthy == 0
+                    && s.targets.values().stream().allMatch(t -> "unhealthy".equals(t.state));
+            if (!announced && !allDown) {
+                return List.of();
+            }
+            String summary = "HAProxy backend " + s.targetGroup + " has no server available"
+                    + (s.targets.isEmpty() ? "" : " (" + s.targets.size() + " known servers, all DOWN)")
+                    + ": requests get 503 <NOSRV>";
+            return List.of(finding(s, summary, Finding.newDetails()
+                    .put("backend", s.targetGroup)
+                    .put("known_servers", s.targets.size())
+                    .put("healthy", healthy)
+                    .put("announced_at", s.noServerAt > 0 ? Fmt.instant(s.noServerAt) : null)
+                    .put("message", s.noServerMessage), announced ? s.noServerAt : now, now));
+        }
+        long window = settings.millis("eval.step") * 2;
+        long[] traffic = s.traffic.totals(now, window);
+        if (traffic[3] < settings.integer("no-healthy.min-503")) {
+            return List.of();
+        }
+        String summary = "ALB target group " + s.targetGroup + " answered " + traffic[3] + " requests with 503 and no target in the last "
+                + Fmt.duration(window) + ": no target to route to, not even by failing open";
+        return List.of(finding(s, summary, Finding.newDetails()
+                .put("no_target_503", traffic[3])
+                .put("requests", traffic[0])
+                .put("known_targets", s.targets.size())
+                .put("healthy", healthy), now - window, now));
+    }
+
+    private static boolean anyUpSince(FleetState s, long since) {
+        return s.targets.values().stream().anyMatch(t -> t.isHealthy() && t.lastSeen >= since);
+    }
+
+    private static Finding finding(FleetState s, String summary, Finding.Details details, long start, long now) {
+        return new Finding(AlertType.NO_HEALTHY_TARGETS, AlertType.NO_HEALTHY_TARGETS.id() + "/" + s.targetGroup,
+                Severity.CRITICAL, Scope.targetGroup(s.lb, s.targetGroup), summary, details.build(), Math.min(start, now), now);
+    }
+}

@@ -1,0 +1,68 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Fmt;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * replacement_churn: new targets marked unhealthy before they were ever healthy. The
+ * autoscaler replaces them, the replacements die the same way, and capacity never comes back:
+ * the cold start is slower than the check allows.
+ */
+public final class ReplacementChurnDetector implements FleetDetector {
+
+    private final Settings settings;
+
+    public ReplacementChurnDetector(Settings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public List<Finding> evaluate(FleetState s, long now) {
+        long window = settings.millis("churn.window");
+        List<ChurnEvent> recent = s.churn.stream().filter(c -> c.unhealthyAt > now - window && c.unhealthyAt <= now).toList();
+        if (recent.size() < settings.integer("churn.min-targets")) {
+            return List.of();
+        }
+        Integer timeout = s.check.timeoutMs;
+        StringBuilder latencies = new StringBuilder();
+        long lifeSum = 0;
+        for (ChurnEvent c : recent) {
+            latencies.append(latencies.length() > 0 ? "," : "").append(c.firstLatencyMs == null ? "?" : c.firstLatencyMs);
+            lifeSum += c.joinedAt >= 0 ? c.unhealthyAt - c.joinedAt : 0;
+        }
+        long meanLife = lifeSum / recent.size();
+        OptionalLong warmup = s.targets.values().stream()
+                .filter(t -> t.everHealthy() && s.joinedAt(t) >= 0 && t.firstHealthyAt > now - window)
+                .mapToLong(t -> t.firstHealthyAt - s.joinedAt(t))
+                .max();
+        long interval = s.check.intervalMs != null ? s.check.intervalMs : settings.millis("registry.default-interval");
+        int unhealthyThreshold = s.check.unhealthyThreshold == null ? 2 : s.check.unhealthyThreshold;
+        String grace = warmup.isPresent()
+                ? "replacements that did become healthy needed " + Fmt.duration(warmup.getAsLong())
+                + "; a health check grace period of at least " + Fmt.duration(Math.round(warmup.getAsLong() * 1.5)) + " would let them in"
+                : "no replacement has become healthy in the window; the checks allow "
+                + Fmt.duration(interval * unhealthyThreshold) + " before marking a new target unhealthy";
+        String summary = recent.size() + " new targets of " + s.targetGroup + " were marked unhealthy before ever being healthy within "
+                + Fmt.duration(window) + " (first checks " + latencies + " ms"
+                + (timeout == null ? "" : " vs timeout " + timeout + " ms") + ")";
+        Finding.Details details = Finding.newDetails()
+                .put("killed_before_healthy", recent.size())
+                .put("targets", String.join(",", recent.stream().map(c -> c.target).toList()))
+                .put("first_check_latencies_ms", latencies)
+                .put("timeout_ms", timeout)
+                .put("mean_time_to_unhealthy", Fmt.duration(meanLife))
+                .put("checks_allowed_before_unhealthy", Fmt.duration(interval * unhealthyThreshold))
+                .put("observed_warmup", warmup.isPresent() ? Fmt.duration(warmup.getAsLong()) : "none became healthy")
+                .put("grace_period", grace)
+                .put("reason", recent.get(recent.size() - 1).reason);
+        long start = recent.stream().mapToLong(c -> c.joinedAt >= 0 ? c.joinedAt : c.unhealthyAt).min().orElse(now);
+        return List.of(new Finding(AlertType.REPLACEMENT_CHURN, AlertType.REPLACEMENT_CHURN.id() + "/" + s.targetGroup,
+                Severity.CRITICAL, Scope.targetGroup(s.lb, s.targetGroup), summary, details.build(), start, now));
+    }
+}

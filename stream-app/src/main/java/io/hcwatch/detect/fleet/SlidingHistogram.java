@@ -1,0 +1,104 @@
+package io.hcwatch.detect.fleet;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Latency samples over a sliding event-time window, in fixed slots of HdrHistograms: memory is
+ * bounded by the slot count whatever the sample rate, and quantiles stay within 1%.
+ */
+public final class SlidingHistogram {
+
+    static final long HIGHEST_MS = 600_000;
+    static final int DIGITS = 2;
+
+    public long slotMillis;
+    public long[] slotStart;
+    @JsonIgnore
+    private Histogram[] slots;
+    @JsonIgnore
+    private Histogram merged;
+    @JsonIgnore
+    private long mergedFor = Long.MIN_VALUE;
+    @JsonIgnore
+    private boolean mergedDirty = true;
+
+    public SlidingHistogram() {
+    }
+
+    public SlidingHistogram(long windowMillis, int slotCount) {
+        this.slotMillis = Math.max(1, windowMillis / slotCount);
+        this.slotStart = new long[slotCount + 1];
+        java.util.Arrays.fill(slotStart, Long.MIN_VALUE);
+        this.slots = new Histogram[slotCount + 1];
+    }
+
+    public void record(long ts, long valueMs) {
+        long start = Math.floorDiv(ts, slotMillis) * slotMillis;
+        int i = (int) Math.floorMod(Math.floorDiv(ts, slotMillis), slotStart.length);
+        if (slotStart[i] != start) {
+            if (slotStart[i] > start) {
+                return;
+            }
+            slotStart[i] = start;
+            slots[i] = new Histogram(HIGHEST_MS, DIGITS);
+        }
+        slots[i].recordValue(Math.max(0, Math.min(HIGHEST_MS, valueMs)));
+        mergedDirty = true;
+    }
+
+    /** Samples in (now - window, now]; the returned histogram must not be modified. */
+    public Histogram window(long now, long windowMillis) {
+        if (!mergedDirty && mergedFor == now) {
+            return merged;
+        }
+        Histogram h = new Histogram(HIGHEST_MS, DIGITS);
+        for (int i = 0; i < slotStart.length; i++) {
+            if (slots[i] != null && slotStart[i] + slotMillis > now - windowMillis && slotStart[i] <= now) {
+                h.add(slots[i]);
+            }
+        }
+        merged = h;
+        mergedFor = now;
+        mergedDirty = false;
+        return h;
+    }
+
+    @JsonProperty("slots")
+    List<String> encodedSlots() {
+        List<String> out = new ArrayList<>(slots.length);
+        for (Histogram h : slots) {
+            if (h == null) {
+                out.add(null);
+            } else {
+                ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+                int n = h.encodeIntoCompressedByteBuffer(buf);
+                out.add(Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n)));
+            }
+        }
+        return out;
+    }
+
+    @JsonProperty("slots")
+    void decodeSlots(List<String> encoded) {
+        slots = new Histogram[encoded.size()];
+        for (int i = 0; i < encoded.size(); i++) {
+            String s = encoded.get(i);
+            if (s != null) {
+                try {
+                    slots[i] = Histogram.decodeFromCompressedByteBuffer(
+                            ByteBuffer.wrap(Base64.getDecoder().decode(s)), HIGHEST_MS);
+                } catch (DataFormatException e) {
+                    throw new IllegalStateException("corrupt latency histogram in state", e);
+                }
+            }
+        }
+        mergedDirty = true;
+    }
+}

@@ -1,0 +1,62 @@
+package io.hcwatch.detect.fleet;
+
+/** What the registry knows about one target; a plain bean kept in the target group's state. */
+public final class TargetRecord {
+    public String id;
+    public String ip;
+    public Integer port;
+    public String zone;
+    public String source;
+    public long firstSeen;
+    public Long registeredAt;
+    public long lastSeen;
+    /** initial, healthy, unhealthy, draining, unused or unavailable. */
+    public String state = "initial";
+    public boolean sawInitial;
+    public long firstHealthyAt;
+    public String lastOutcome;
+    public long lastFailureAt;
+    public long firstFailureAt;
+    public long lastPassAt;
+    public String lastReason;
+    public Integer lastStatusCode;
+    public Integer lastLatencyMs;
+    public Integer firstLatencyMs;
+    public int consecutiveFailures;
+    public int consecutivePasses;
+    public long unhealthySince;
+
+    public TargetRecord() {
+    }
+
+    public boolean everHealthy() {
+        return firstHealthyAt > 0;
+    }
+
+    public boolean isHealthy() {
+        return "healthy".equals(state);
+    }
+
+    public boolean lastCheckFailed() {
+        return lastOutcome != null && !"pass".equals(lastOutcome);
+    }
+
+    /**
+     * Failing now: the latest check failed, inside the window ending at {@code now}. HAProxy logs
+     * a server only when its state changes, so a server it reported DOWN stays failing until UP.
+     */
+    public boolean failingWithin(long now, long windowMillis) {
+        if (!lastCheckFailed()) {
+            return false;
+        }
+        return lastFailureAt > now - windowMillis || ("haproxy".equals(source) && "unhealthy".equals(state));
+    }
+
+    public String zoneOrUnknown() {
+        return zone == null ? "unknown" : zone;
+    }
+
+    public String address() {
+        return ip == null || port == null ? null : ip + ":" + port;
+    }
+}

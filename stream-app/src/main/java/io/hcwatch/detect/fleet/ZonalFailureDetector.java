@@ -1,0 +1,126 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Fmt;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * zonal_failure: most of one zone's targets fail while the other zones are nearly clean. Says
+ * whether cross-zone aggregation hides the dead zone from DNS failover and fail-open, because
+ * with cross-zone on ALB judges the pool, and a healthy pool keeps a dead zone in DNS.
+ */
+public final class ZonalFailureDetector implements FleetDetector {
+
+    private final Settings settings;
+    private final FleetDiagnostician diagnostician;
+
+    public ZonalFailureDetector(Settings settings, FleetDiagnostician diagnostician) {
+        this.settings = settings;
+        this.diagnostician = diagnostician;
+    }
+
+    @Override
+    public List<Finding> evaluate(FleetState s, long now) {
+        Map<String, List<TargetRecord>> zones = s.byZone();
+        zones.remove("unknown");
+        if (zones.size() < 2) {
+            return List.of();
+        }
+        long window = settings.millis("correlated.window");
+        long newAge = settings.millis("registry.new-target-age");
+        int minTargets = settings.integer("zonal.min-zone-targets");
+        List<Finding> out = new ArrayList<>();
+        for (Map.Entry<String, List<TargetRecord>> zone : zones.entrySet()) {
+            List<TargetRecord> members = zone.getValue();
+            if (members.size() < minTargets) {
+                continue;
+            }
+            int failing = countFailing(s, members, now, window, newAge);
+            double share = (double) failing / members.size();
+            if (share < settings.number("zonal.zone-fraction")) {
+                continue;
+            }
+            boolean othersClean = true;
+            StringBuilder others = new StringBuilder();
+            for (Map.Entry<String, List<TargetRecord>> other : zones.entrySet()) {
+                if (other.getKey().equals(zone.getKey())) {
+                    continue;
+                }
+                int otherFailing = countFailing(s, other.getValue(), now, window, newAge);
+                double otherShare = (double) otherFailing / other.getValue().size();
+                others.append(others.length() > 0 ? "," : "").append(other.getKey()).append('=').append(Fmt.pct(otherShare));
+                if (otherShare >= settings.number("zonal.other-zones-max-fraction")) {
+                    othersClean = false;
+                }
+            }
+            if (othersClean) {
+                out.add(finding(s, zone.getKey(), members, failing, others.toString(), now, window, newAge));
+            }
+        }
+        return out;
+    }
+
+    private Finding finding(FleetState s, String zone, List<TargetRecord> members, int failing, String others,
+                            long now, long window, long newAge) {
+        boolean crossZone = s.crossZoneOn();
+        int healthyInZone = (int) members.stream().filter(TargetRecord::isHealthy).count();
+        int registered = s.registered();
+        int healthy = s.healthy();
+        String masking;
+        if (!s.isAlb()) {
+            masking = "not an ALB target group: no DNS failover or fail-open";
+        } else if (crossZone) {
+            boolean poolDns = s.dnsThresholds().breached(healthy, registered);
+            boolean poolRouting = s.routingThresholds().breached(healthy, registered);
+            masking = poolDns || poolRouting
+                    ? "cross-zone on: the pool itself is below its thresholds"
+                    : "cross-zone on: the pool (" + healthy + "/" + registered + " healthy) meets its thresholds, so zone "
+                    + zone + " stays in DNS and no fail-open happens; its dead capacity is masked";
+        } else {
+            boolean dns = s.dnsThresholds().breached(healthyInZone, members.size());
+            boolean routing = s.routingThresholds().breached(healthyInZone, members.size());
+            masking = "cross-zone off: zone judged alone (" + healthyInZone + "/" + members.size() + " healthy): "
+                    + (dns ? "removed from DNS" : "kept in DNS") + ", " + (routing ? "failing open within the zone" : "no fail-open");
+        }
+        FailingTargets zoneFailing = FailingTargets.of(s, now, window, newAge);
+        FailingTargets inZone = new FailingTargets(
+                zoneFailing.targets().stream().filter(t -> zone.equals(t.zone)).toList(),
+                zoneFailing.earliestOnset(), zoneFailing.latestOnset());
+        Diagnosis diagnosis = diagnostician.diagnose(s, inZone, now, true);
+        String summary = failing + "/" + members.size() + " targets of " + s.targetGroup + " in " + zone
+                + " are failing while other zones are healthy (" + others + "); "
+                + (crossZone && s.isAlb() ? "cross-zone aggregation masks it" : "zone judged on its own");
+        Finding.Details details = Finding.newDetails()
+                .put("zone", zone)
+                .put("failing", failing)
+                .put("zone_targets", members.size())
+                .put("zone_healthy", healthyInZone)
+                .put("other_zones_failing", others)
+                .put("cross_zone", crossZone)
+                .put("masked", s.isAlb() && crossZone && masking.contains("masked"))
+                .put("dns_and_fail_open", masking)
+                .put("reason", inZone.dominantReason())
+                .put("diagnosis", diagnosis.kind().id())
+                .put("diagnosis_reason", diagnosis.reason());
+        diagnosis.evidence().forEach(details::put);
+        return new Finding(AlertType.ZONAL_FAILURE, AlertType.ZONAL_FAILURE.id() + "/" + s.targetGroup + "/" + zone,
+                Severity.ERROR, Scope.targetGroup(s.lb, s.targetGroup).withZone(zone), summary, details.build(),
+                Math.min(inZone.earliestOnset(), now), now);
+    }
+
+    private static int countFailing(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
+        int n = 0;
+        for (TargetRecord t : members) {
+            if (t.failingWithin(now, window) && !s.isNew(t, now, newAge)) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,205 @@
+package io.hcwatch.topology.state;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.CacheFlushListener;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
+
+/**
+ * Live detector state kept as plain objects in memory and written to a changelogged key-value
+ * store only when Kafka Streams commits.
+ *
+ * <p>Why: detector state (registries, latency histograms, heavy-hitter sketches) changes on
+ * almost every record; encoding it on every record would cost more than the detection itself.
+ * Kafka Streams calls {@link #flushCache()} on every {@link CachedStateStore} right before it
+ * flushes the producer and commits offsets (on the commit interval, on rebalance and on clean
+ * close), which is exactly when the changelog must catch up with the offsets. So the store
+ * is as durable as a cached DSL store: after a crash the task restarts from the last commit with
+ * the state of that commit. {@code CachedStateStore} is a Kafka-internal interface; the version
+ * is pinned and the restart integration tests cover the behaviour.
+ */
+public final class WriteBehindStore<V> implements StateStore, CachedStateStore<Bytes, byte[]> {
+
+    private final KeyValueStore<Bytes, byte[]> inner;
+    private final StateCodec<V> codec;
+    private final Map<String, V> live = new HashMap<>();
+    private final Set<String> dirty = new HashSet<>();
+    private boolean allLoaded;
+
+    WriteBehindStore(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
+        this.inner = inner;
+        this.codec = codec;
+    }
+
+    /** The value for {@code key}, read from the changelogged store on first access. */
+    public V get(String key) {
+        V value = live.get(key);
+        if (value == null && !allLoaded) {
+            byte[] bytes = inner.get(Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            if (bytes != null) {
+                value = codec.decode(bytes);
+                live.put(key, value);
+            }
+        }
+        return value;
+    }
+
+    /** The value for {@code key}, created with {@code create} when absent, and marked changed. */
+    public V getForUpdate(String key, Function<String, V> create) {
+        V value = get(key);
+        if (value == null) {
+            value = create.apply(key);
+            live.put(key, value);
+        }
+        dirty.add(key);
+        return value;
+    }
+
+    public void put(String key, V value) {
+        live.put(key, value);
+        dirty.add(key);
+    }
+
+    /** Records that the object held for {@code key} was changed in place. */
+    public void markChanged(String key) {
+        if (live.containsKey(key)) {
+            dirty.add(key);
+        }
+    }
+
+    public void delete(String key) {
+        live.remove(key);
+        dirty.add(key);
+    }
+
+    /** Visits every key and value, loading whatever was restored from the changelog first. */
+    public void forEach(BiConsumer<String, V> visitor) {
+        loadAll();
+        for (Map.Entry<String, V> e : new ArrayList<>(live.entrySet())) {
+            visitor.accept(e.getKey(), e.getValue());
+        }
+    }
+
+    public List<String> keys() {
+        loadAll();
+        return new ArrayList<>(live.keySet());
+    }
+
+    public int size() {
+        loadAll();
+        return live.size();
+    }
+
+    private void loadAll() {
+        if (allLoaded) {
+            return;
+        }
+        try (KeyValueIterator<Bytes, byte[]> it = inner.all()) {
+            while (it.hasNext()) {
+                var entry = it.next();
+                String key = new String(entry.key.get(), java.nio.charset.StandardCharsets.UTF_8);
+                if (!live.containsKey(key) && !dirty.contains(key)) {
+                    live.put(key, codec.decode(entry.value));
+                }
+            }
+        }
+        allLoaded = true;
+    }
+
+    /** Writes every changed object to the changelogged store; called by Kafka Streams before it commits. */
+    @Override
+    public void flushCache() {
+        if (dirty.isEmpty()) {
+            return;
+        }
+        for (String key : dirty) {
+            Bytes k = Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            V value = live.get(key);
+            if (value == null) {
+                inner.delete(k);
+            } else {
+                inner.put(k, codec.encode(value));
+            }
+        }
+        dirty.clear();
+    }
+
+    /** The changelogged store was written behind our back (restoration into a recycled task). */
+    @Override
+    public void clearCache() {
+        live.clear();
+        dirty.clear();
+        allLoaded = false;
+    }
+
+    @Override
+    public boolean setFlushListener(CacheFlushListener<Bytes, byte[]> listener, boolean sendOldValues) {
+        return false;
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        inner.init(context, root);
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public void flush() {
+        inner.flush();
+    }
+
+    @Override
+    public void commit(Map<TopicPartition, Long> changelogOffsets) {
+        inner.commit(changelogOffsets);
+    }
+
+    @Override
+    public Long committedOffset(TopicPartition partition) {
+        return inner.committedOffset(partition);
+    }
+
+    @Override
+    public boolean managesOffsets() {
+        return inner.managesOffsets();
+    }
+
+    @Override
+    public void close() {
+        live.clear();
+        dirty.clear();
+        inner.close();
+    }
+
+    @Override
+    public boolean persistent() {
+        return inner.persistent();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return inner.isOpen();
+    }
+
+    @Override
+    public Position getPosition() {
+        return inner.getPosition();
+    }
+}

@@ -1,0 +1,64 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.avro.v1.CheckConfig;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.avro.v1.ConfigKind;
+import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.avro.v1.Thresholds;
+import java.time.Instant;
+
+/** Builds health-check results and configs for detector tests. */
+final class Checks {
+
+    static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
+
+    private Checks() {
+    }
+
+    static HealthCheckResult.Builder check(String tg, String target, String az, long ts, CheckOutcome outcome, int latencyMs) {
+        return HealthCheckResult.newBuilder()
+                .setTs(Instant.ofEpochMilli(ts))
+                .setSource("alb")
+                .setLb("app/prod-web/50dc6c495c0c9188")
+                .setTargetGroup(tg)
+                .setTarget(target)
+                .setAz(az)
+                .setOutcome(outcome)
+                .setLatencyMs(latencyMs)
+                .setReason(outcome == CheckOutcome.timeout ? "Target.Timeout"
+                        : outcome == CheckOutcome.http_status ? "Target.ResponseCodeMismatch" : null)
+                .setStatusCode(outcome == CheckOutcome.http_status ? Integer.valueOf(503)
+                        : outcome == CheckOutcome.pass ? Integer.valueOf(200) : null);
+    }
+
+    static HealthCheckResult pass(String tg, String target, String az, long ts, int latencyMs) {
+        return check(tg, target, az, ts, CheckOutcome.pass, latencyMs).setState(TargetState.healthy).build();
+    }
+
+    static HealthCheckResult timeout(String tg, String target, String az, long ts) {
+        return check(tg, target, az, ts, CheckOutcome.timeout, 2001).setState(TargetState.unhealthy).build();
+    }
+
+    static CheckConfig checkConfig(int timeoutMs, int intervalMs) {
+        return CheckConfig.newBuilder().setPath("/health").setTimeoutMs(timeoutMs).setIntervalMs(intervalMs)
+                .setHealthyThreshold(3).setUnhealthyThreshold(3).build();
+    }
+
+    static LbConfig targetGroupConfig(String tg, boolean crossZone, Double routingPercent, Double dnsPercent, long ts) {
+        return LbConfig.newBuilder()
+                .setKind(ConfigKind.target_group)
+                .setId(tg)
+                .setLb("app/prod-web/50dc6c495c0c9188")
+                .setTs(Instant.ofEpochMilli(ts))
+                .setCrossZone(crossZone)
+                .setUnhealthyStateRouting(Thresholds.newBuilder().setMinHealthyPercent(routingPercent).setMinHealthyCount(null).build())
+                .setDnsFailover(Thresholds.newBuilder().setMinHealthyPercent(dnsPercent).setMinHealthyCount(null).build())
+                .build();
+    }
+
+    static String zone(int i, int zones) {
+        return "us-east-1" + (char) ('a' + (i % zones));
+    }
+}

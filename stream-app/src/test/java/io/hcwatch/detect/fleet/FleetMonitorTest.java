@@ -1,0 +1,290 @@
+package io.hcwatch.detect.fleet;
+
+import static io.hcwatch.detect.fleet.Checks.T0;
+import static io.hcwatch.detect.fleet.Checks.check;
+import static io.hcwatch.detect.fleet.Checks.pass;
+import static io.hcwatch.detect.fleet.Checks.timeout;
+import static io.hcwatch.detect.fleet.Checks.zone;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Severity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FleetMonitorTest {
+
+    private static final String TG = "prod-web-tg";
+    private final FleetMonitor monitor = new FleetMonitor(Settings.defaults());
+    private final FleetState state = monitor.newState(TG);
+    private final List<Notification> sent = new ArrayList<>();
+
+    private void feed(HealthCheckResult r) {
+        sent.addAll(monitor.onCheck(state, r));
+    }
+
+    /** 18 targets over 3 zones, all passing every 10s from T0 for {@code seconds}. */
+    private void healthyFleet(int targets, int zones, long from, long seconds) {
+        for (long t = from; t < from + seconds * 1000; t += 10_000) {
+            for (int i = 0; i < targets; i++) {
+                feed(pass(TG, "i-" + i, zone(i, zones), t + i * 100L, 120));
+            }
+        }
+    }
+
+    private List<Notification> of(AlertType type) {
+        return sent.stream().filter(n -> n.type() == type).toList();
+    }
+
+    @Test
+    void firesOnceWhenThirtyPercentFailWithinAMinuteAndResolvesAfterTwoClearSteps() {
+        healthyFleet(18, 3, T0, 120);
+        long t = T0 + 120_000;
+        // targets 0..5 span all three zones and fail from t on, checked every 10s
+        for (long s = t; s < t + 40_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                feed(i < 6 ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 150));
+            }
+        }
+        List<Notification> correlated = of(AlertType.CORRELATED_FAILURE);
+        assertThat(correlated).hasSize(1);
+        Notification fired = correlated.get(0);
+        assertThat(fired.firing()).isTrue();
+        assertThat(fired.severity()).isEqualTo(Severity.WARNING);
+        assertThat(fired.details()).containsEntry("failing", "6").containsEntry("registered", "18")
+                .containsEntry("zones", "us-east-1a,us-east-1b,us-east-1c").containsEntry("reason", "Target.Timeout");
+        assertThat(fired.dedupKey()).isEqualTo("correlated_failure/prod-web-tg");
+
+        // recovery: all pass again; the alert resolves only after two clear steps
+        long r = t + 40_000;
+        for (long s = r; s < r + 120_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                feed(pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 150));
+            }
+        }
+        correlated = of(AlertType.CORRELATED_FAILURE);
+        assertThat(correlated).hasSize(2);
+        Notification resolved = correlated.get(1);
+        assertThat(resolved.firing()).isFalse();
+        assertThat(resolved.alertId()).isEqualTo(fired.alertId());
+    }
+
+    @Test
+    void escalatesToCriticalWhenHalfTheFleetFails() {
+        healthyFleet(18, 3, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 30_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                int failingNow = s == t ? 6 : 10;
+                feed(i < failingNow ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 150));
+            }
+        }
+        List<Notification> correlated = of(AlertType.CORRELATED_FAILURE);
+        assertThat(correlated).extracting(Notification::severity).containsExactly(Severity.WARNING, Severity.CRITICAL);
+        assertThat(correlated).extracting(Notification::alertId).containsOnly(correlated.get(0).alertId());
+    }
+
+    @Test
+    void aLoneFailingTargetNeverFires() {
+        healthyFleet(6, 2, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 300_000; s += 10_000) {
+            for (int i = 0; i < 6; i++) {
+                feed(i == 0 ? timeout(TG, "i-0", zone(0, 2), s) : pass(TG, "i-" + i, zone(i, 2), s + i * 100L, 100));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isEmpty();
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
+    }
+
+    @Test
+    void aRollingDeployThatReplacesAThirdOfTheFleetDoesNotFire() {
+        healthyFleet(12, 3, T0, 60);
+        long t = T0 + 60_000;
+        // old targets 0..3 drain; replacements n-0..n-3 register and fail their first checks while starting
+        for (int i = 0; i < 4; i++) {
+            feed(check(TG, "i-" + i, zone(i, 3), t, CheckOutcome.pass, 100).setState(TargetState.draining).build());
+        }
+        for (long s = t; s < t + 90_000; s += 10_000) {
+            for (int i = 0; i < 4; i++) {
+                boolean warm = s >= t + 40_000;
+                feed(check(TG, "n-" + i, zone(i, 3), s + i, warm ? CheckOutcome.pass : CheckOutcome.http_status, 50)
+                        .setState(warm ? TargetState.healthy : TargetState.initial)
+                        .setReason(warm ? null : "Elb.InitialHealthChecking")
+                        .setRegisteredAt(java.time.Instant.ofEpochMilli(t)).build());
+            }
+            for (int i = 4; i < 12; i++) {
+                feed(pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 100));
+            }
+        }
+        assertThat(sent).isEmpty();
+    }
+
+    @Test
+    void outOfOrderChecksWithinGraceStillCount() {
+        healthyFleet(9, 3, T0, 60);
+        long t = T0 + 60_000;
+        // the failures of targets 0..2 arrive after checks 20s later from the rest of the fleet
+        for (int i = 3; i < 9; i++) {
+            feed(pass(TG, "i-" + i, zone(i, 3), t + 20_000, 100));
+        }
+        for (int i = 0; i < 3; i++) {
+            feed(timeout(TG, "i-" + i, zone(i, 3), t + i * 1000L));
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).hasSize(1);
+        assertThat(monitor.isLate(state, t - 31_000)).isTrue();
+        assertThat(monitor.isLate(state, t)).isFalse();
+    }
+
+    @Test
+    void awsWorkedExampleWithCrossZoneOffFailsOverZoneBAndFailsOpenWithinIt() {
+        runAwsExample(false);
+        assertThat(of(AlertType.DNS_FAILOVER)).singleElement().satisfies(n -> {
+            assertThat(n.scope().zone()).isEqualTo("zone-b");
+            assertThat(n.details()).containsEntry("healthy", "4").containsEntry("registered", "10");
+            assertThat(n.details().get("action")).contains("removed from DNS");
+        });
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).singleElement()
+                .satisfies(n -> assertThat(n.details()).containsEntry("fail_open_zones", "zone-b 4/10"));
+        assertThat(of(AlertType.ZONAL_FAILURE)).singleElement()
+                .satisfies(n -> assertThat(n.details()).containsEntry("masked", "false").containsEntry("cross_zone", "false"));
+    }
+
+    @Test
+    void awsWorkedExampleWithCrossZoneOnTakesNoActionAndWarnsTheDeadCapacityIsMasked() {
+        runAwsExample(true);
+        assertThat(of(AlertType.DNS_FAILOVER)).isEmpty();
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isEmpty();
+        assertThat(of(AlertType.ZONAL_FAILURE)).singleElement().satisfies(n ->
+                assertThat(n.details()).containsEntry("masked", "true").containsEntry("cross_zone", "true"));
+        // once all six have failed, hcwatch's view is AWS's: 14/20 = 70% healthy, above 50%, no action
+        assertThat(monitor.findings(state, state.clock)).filteredOn(f -> f.type() == AlertType.ZONAL_FAILURE)
+                .singleElement().satisfies(f -> assertThat(f.details().get("dns_and_fail_open")).contains("14/20 healthy"));
+    }
+
+    /** AWS's example: zones A and B with 10 targets each, DNS and routing thresholds 50%, 6 targets fail in B. */
+    private void runAwsExample(boolean crossZone) {
+        sent.addAll(monitor.onConfig(state, Checks.targetGroupConfig(TG, crossZone, 50.0, 50.0, T0)));
+        for (long s = T0; s < T0 + 60_000; s += 10_000) {
+            for (int i = 0; i < 20; i++) {
+                String z = i < 10 ? "zone-a" : "zone-b";
+                boolean fails = i >= 14 && s >= T0 + 30_000;
+                feed(fails ? timeout(TG, "t-" + i, z, s + i) : pass(TG, "t-" + i, z, s + i, 80));
+            }
+        }
+    }
+
+    @Test
+    void latencyHeadroomWarnsAtHalfTheTimeoutAndReportsTheRecommendedTimeout() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, null, null, T0))
+                .setHealthCheck(Checks.checkConfig(2000, 10_000)).build()));
+        for (long s = T0; s < T0 + 60_000; s += 1_000) {
+            for (int i = 0; i < 3; i++) {
+                feed(pass(TG, "i-" + i, zone(i, 3), s + i, 1100 + i * 50));
+            }
+        }
+        assertThat(of(AlertType.HEALTH_LATENCY_HEADROOM)).singleElement().satisfies(n -> {
+            assertThat(n.severity()).isEqualTo(Severity.WARNING);
+            long p99 = Long.parseLong(n.details().get("p99_ms"));
+            assertThat(p99).isBetween(1190L, 1220L);
+            long recommended = Long.parseLong(n.details().get("recommended_timeout_ms"));
+            assertThat(recommended).isBetween(10 * p99, 10 * p99 + 999).isEqualTo(recommended / 1000 * 1000);
+            assertThat(n.details()).containsEntry("timeout_ms", "2000");
+        });
+    }
+
+    @Test
+    void configCutBelowTheLoadedP99FiresCriticalAtTheChangeBeforeAnyFailure() {
+        for (long s = T0; s < T0 + 300_000; s += 2_000) {
+            for (int i = 0; i < 4; i++) {
+                feed(check(TG, "i-" + i, zone(i, 2), s + i, CheckOutcome.pass, 1800 + (int) (s / 1000 % 7) * 100)
+                        .setState(TargetState.healthy).setCheck(Checks.checkConfig(5000, 10_000)).build());
+            }
+        }
+        assertThat(sent).isEmpty();
+        long change = T0 + 300_000;
+        feed(check(TG, "i-0", zone(0, 2), change, CheckOutcome.pass, 1900).setState(TargetState.healthy)
+                .setCheck(Checks.checkConfig(2000, 10_000)).build());
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isEmpty();
+        assertThat(of(AlertType.HEALTH_CHECK_CONFIG_RISK)).singleElement().satisfies(n -> {
+            assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
+            assertThat(n.eventTime()).isEqualTo(change);
+            assertThat(n.summary()).contains("timeout 5000ms -> 2000ms");
+            assertThat(n.details()).containsEntry("old_timeout_ms", "5000").containsEntry("new_timeout_ms", "2000");
+        });
+    }
+
+    @Test
+    void raisingTheTimeoutOrKeepingAmpleHeadroomRaisesNoConfigRisk() {
+        for (long s = T0; s < T0 + 120_000; s += 2_000) {
+            for (int i = 0; i < 4; i++) {
+                feed(check(TG, "i-" + i, zone(i, 2), s + i, CheckOutcome.pass, 150)
+                        .setState(TargetState.healthy).setCheck(Checks.checkConfig(5000, 10_000)).build());
+            }
+        }
+        feed(check(TG, "i-0", zone(0, 2), T0 + 120_000, CheckOutcome.pass, 150).setState(TargetState.healthy)
+                .setCheck(Checks.checkConfig(3000, 10_000)).build());
+        feed(check(TG, "i-0", zone(0, 2), T0 + 130_000, CheckOutcome.pass, 150).setState(TargetState.healthy)
+                .setCheck(Checks.checkConfig(8000, 10_000)).build());
+        assertThat(of(AlertType.HEALTH_CHECK_CONFIG_RISK)).isEmpty();
+    }
+
+    @Test
+    void replacementsKilledBeforeWarmUpFireReplacementChurn() {
+        healthyFleet(6, 2, T0, 60);
+        long t = T0 + 60_000;
+        for (int r = 0; r < 3; r++) {
+            long joined = t + r * 60_000;
+            for (int c = 0; c < 3; c++) {
+                feed(check(TG, "new-" + r, zone(r, 2), joined + c * 10_000, CheckOutcome.timeout, 2000 + c)
+                        .setState(c < 2 ? TargetState.initial : TargetState.unhealthy).setReason("Target.Timeout")
+                        .setRegisteredAt(java.time.Instant.ofEpochMilli(joined)).build());
+            }
+        }
+        assertThat(of(AlertType.REPLACEMENT_CHURN)).singleElement().satisfies(n -> {
+            assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
+            assertThat(n.details()).containsEntry("killed_before_healthy", "3")
+                    .containsEntry("first_check_latencies_ms", "2000,2000,2000");
+        });
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isEmpty();
+    }
+
+    @Test
+    void haproxyBackendWithNoServerFiresUntilAServerComesBack() {
+        FleetState be = monitor.newState("be_app");
+        sent.addAll(monitor.onBackendEvent(be, io.hcwatch.avro.v1.BackendEvent.newBuilder()
+                .setTs(java.time.Instant.ofEpochMilli(T0)).setSource("haproxy").setHost("lb1").setBackend("be_app")
+                .setKind(io.hcwatch.avro.v1.BackendEventKind.no_server_available)
+                .setMessage("backend be_app has no server available!").build()));
+        assertThat(of(AlertType.NO_HEALTHY_TARGETS)).singleElement().satisfies(n -> assertThat(n.firing()).isTrue());
+        HealthCheckResult up = check("be_app", "s1", null, T0 + 15_000, CheckOutcome.pass, 3)
+                .setSource("haproxy").setState(TargetState.healthy).build();
+        sent.addAll(monitor.onCheck(be, up));
+        sent.addAll(monitor.onTime(be, T0 + 60_000));
+        assertThat(of(AlertType.NO_HEALTHY_TARGETS)).extracting(Notification::firing).containsExactly(true, false);
+    }
+
+    @Test
+    void sharedDependencyIsDiagnosedFromFastIdenticalFailuresAcrossZonesAtOnce() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, null, null, T0))
+                .setHealthCheck(Checks.checkConfig(5000, 10_000)).build()));
+        healthyFleet(9, 3, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 30_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                feed(check(TG, "i-" + i, zone(i, 3), s + i * 50L, CheckOutcome.http_status, 12)
+                        .setStatusCode(500).setReason("Target.ResponseCodeMismatch").setState(TargetState.unhealthy).build());
+            }
+        }
+        Map<String, String> details = of(AlertType.CORRELATED_FAILURE).get(0).details();
+        assertThat(details).containsEntry("diagnosis", "shared_dependency_deep_check");
+        assertThat(details.get("failing_check_p50_ms")).isEqualTo("12");
+    }
+}
