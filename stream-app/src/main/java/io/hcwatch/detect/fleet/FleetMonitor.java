@@ -6,6 +6,7 @@ import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
+import io.hcwatch.detect.EvaluationSteps;
 import io.hcwatch.detect.Finding;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,6 @@ import org.HdrHistogram.Histogram;
  * lets clear conditions resolve. No Kafka types: the topology feeds it, tests call it directly.
  */
 public final class FleetMonitor {
-
-    private static final int MAX_CATCH_UP_STEPS = 12;
 
     private final Settings settings;
     private final ConfigRiskDetector configRisk;
@@ -114,19 +113,10 @@ public final class FleetMonitor {
     private List<Notification> advanceTo(FleetState s, long until) {
         List<Notification> out = new ArrayList<>();
         if (s.lastStep == 0) {
-            s.lastStep = Math.floorDiv(Math.max(s.clock, until), step) * step;
+            s.lastStep = EvaluationSteps.floor(Math.max(s.clock, until), step);
             return out;
         }
-        long next = s.lastStep + step;
-        if (next > until) {
-            return out;
-        }
-        long last = Math.floorDiv(until, step) * step;
-        if ((last - next) / step >= MAX_CATCH_UP_STEPS) {
-            // after a long gap only the latest steps matter; evaluating hours of empty steps would change nothing
-            next = last - (MAX_CATCH_UP_STEPS - 1) * step;
-        }
-        for (long at = next; at <= last; at += step) {
+        for (long at : EvaluationSteps.due(s.lastStep, until, step)) {
             out.addAll(runStep(s, at));
         }
         return out;

@@ -1,0 +1,80 @@
+package io.hcwatch.detect.flood;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.hcwatch.alert.AlertBook;
+import io.hcwatch.avro.internal.HeavyHitter;
+import io.hcwatch.traffic.SpaceSaving;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Requests of one HAProxy frontend (over all hosts that serve it) or one ALB, by client and by
+ * request key, second by second over the flood window. Each second holds bounded Space-Saving
+ * sketches, so memory does not grow with the number of distinct clients.
+ */
+public final class FloodState {
+
+    public String platform;
+    public String scope;
+    public long clock;
+    public long lastStep;
+    public List<Second> seconds = new ArrayList<>();
+    public AlertBook alerts = new AlertBook();
+
+    public FloodState() {
+    }
+
+    /** One second of one scope: totals per host and the merged sketches. */
+    public static final class Second {
+        public long start;
+        public long requests;
+        public long tarpitted;
+        public Map<String, Long> requestsByHost = new LinkedHashMap<>();
+        public List<HeavyHitter> clients = new ArrayList<>();
+        public long clientTotal;
+        public List<HeavyHitter> requestKeys = new ArrayList<>();
+        public long requestKeyTotal;
+        @JsonIgnore
+        SpaceSaving clientSketch;
+        @JsonIgnore
+        SpaceSaving keySketch;
+
+        public Second() {
+        }
+
+        SpaceSaving clientSketch(int capacity) {
+            if (clientSketch == null) {
+                clientSketch = new SpaceSaving(capacity);
+                clientSketch.merge(clients, clientTotal);
+            }
+            return clientSketch;
+        }
+
+        SpaceSaving keySketch(int capacity) {
+            if (keySketch == null) {
+                keySketch = new SpaceSaving(capacity);
+                keySketch.merge(requestKeys, requestKeyTotal);
+            }
+            return keySketch;
+        }
+
+        /** Copies the live sketches into the plain fields that are stored. */
+        void settle() {
+            if (clientSketch != null) {
+                clients = clientSketch.all();
+                clientTotal = clientSketch.total();
+            }
+            if (keySketch != null) {
+                requestKeys = keySketch.all();
+                requestKeyTotal = keySketch.total();
+            }
+        }
+    }
+
+    /** Prepares the state for encoding. */
+    public void settle() {
+        seconds.forEach(Second::settle);
+    }
+}

@@ -1,0 +1,107 @@
+package io.hcwatch.detect.slots;
+
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.v1.ConfigKind;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.EvaluationSteps;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Feeds one HAProxy host's traffic summaries and maxconn settings to the socket-slot detector. */
+public final class SlotMonitor {
+
+    private static final Set<String> REJECTIONS = Set.of("sQ", "PR", "SC");
+
+    private final Settings settings;
+    private final SocketSlotDetector detector;
+    private final long step;
+    private final long grace;
+
+    public SlotMonitor(Settings settings) {
+        this.settings = settings;
+        this.detector = new SocketSlotDetector(settings);
+        this.step = settings.millis("eval.step");
+        this.grace = settings.millis("window.grace");
+    }
+
+    public HostState newState(String host) {
+        HostState h = new HostState();
+        h.host = host;
+        return h;
+    }
+
+    public boolean isLate(HostState h, long eventTime) {
+        return h.clock > 0 && eventTime < h.clock - grace;
+    }
+
+    public List<Notification> onTraffic(HostState h, HaproxyTraffic t) {
+        List<Notification> out = advanceTo(h, t.getBucketStart());
+        h.clock = Math.max(h.clock, t.getBucketStart());
+        int ring = (int) (Math.max(settings.millis("slots.sustain"), settings.millis("window.grace")) / 1000 + 8);
+        FrontendSeconds f = h.frontends.computeIfAbsent(t.getFrontend(), k -> new FrontendSeconds(ring));
+        int i = f.slot(t.getBucketStart());
+        if (i >= 0) {
+            f.maxFeconn[i] = Math.max(f.maxFeconn[i], t.getMaxFeconn());
+            f.maxActconn[i] = Math.max(f.maxActconn[i], t.getMaxActconn());
+            f.requests[i] += t.getRequests();
+            f.tarpitMs[i] += t.getTarpitMs();
+            f.status503[i] += t.getStatus503();
+            for (Map.Entry<String, Long> term : t.getTerminations().entrySet()) {
+                if (REJECTIONS.contains(term.getKey())) {
+                    f.rejected[i] += term.getValue();
+                }
+                if (term.getKey().equals("PT")) {
+                    f.tarpitted[i] += term.getValue();
+                }
+                f.recentTerminations.merge(term.getKey(), term.getValue(), Long::sum);
+            }
+        }
+        f.lastSeen = Math.max(f.lastSeen, t.getBucketStart());
+        out.addAll(h.alerts.observe(detector.evaluate(h, h.clock), h.clock, settings.millis("alert.renotify")));
+        return out;
+    }
+
+    public List<Notification> onConfig(HostState h, LbConfig c) {
+        List<Notification> out = advanceTo(h, c.getTs().toEpochMilli());
+        h.clock = Math.max(h.clock, c.getTs().toEpochMilli());
+        if (c.getKind() == ConfigKind.haproxy_process) {
+            h.processMaxconn = c.getMaxconn();
+        } else if (c.getKind() == ConfigKind.haproxy_frontend && c.getFrontend() != null) {
+            if (c.getMaxconn() == null) {
+                h.frontendMaxconn.remove(c.getFrontend());
+            } else {
+                h.frontendMaxconn.put(c.getFrontend(), c.getMaxconn());
+            }
+        }
+        return out;
+    }
+
+    public List<Notification> onTime(HostState h, long now) {
+        if (h.clock == 0 || now <= h.clock) {
+            return List.of();
+        }
+        List<Notification> out = advanceTo(h, now);
+        h.clock = now;
+        return out;
+    }
+
+    private List<Notification> advanceTo(HostState h, long until) {
+        List<Notification> out = new ArrayList<>();
+        if (h.lastStep == 0) {
+            h.lastStep = EvaluationSteps.floor(Math.max(h.clock, until), step);
+            return out;
+        }
+        for (long at : EvaluationSteps.due(h.lastStep, until, step)) {
+            h.lastStep = at;
+            out.addAll(h.alerts.step(detector.evaluate(h, at), at, settings.millis("alert.renotify"),
+                    settings.integer("alert.clear-steps")));
+            // terminations are reported per step; older ones no longer describe the frontend
+            h.frontends.values().forEach(f -> f.recentTerminations.clear());
+        }
+        return out;
+    }
+}

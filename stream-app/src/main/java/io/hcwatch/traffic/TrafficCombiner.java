@@ -1,0 +1,214 @@
+package io.hcwatch.traffic;
+
+import io.hcwatch.avro.internal.ClientTraffic;
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.internal.TargetCount;
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.AlbRequest;
+import io.hcwatch.avro.v1.HaproxyRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Sums access-log lines of one input partition into one-second summaries per target group,
+ * per HAProxy host and frontend, and per client scope, so the detectors downstream receive a
+ * few summaries per second instead of every request: the repartition topics carry summaries,
+ * which is what keeps hcwatch close to a plain pass-through in throughput.
+ */
+public final class TrafficCombiner {
+
+    private final int clientCapacity;
+    private final Map<String, TargetTraffic> targetGroups = new HashMap<>();
+    private final Map<String, HaproxyTraffic> frontends = new HashMap<>();
+    private final Map<String, ClientAccumulator> clients = new HashMap<>();
+
+    public TrafficCombiner(int clientCapacity) {
+        this.clientCapacity = clientCapacity;
+    }
+
+    public void addAlb(AlbRequest r) {
+        long second = Math.floorDiv(r.getTime().toEpochMilli(), 1000) * 1000;
+        Integer elb = r.getElbStatusCode();
+        boolean succeeded = elb != null && elb >= 200 && elb < 400;
+        if (r.getTargetGroup() != null) {
+            TargetTraffic t = targetGroups.computeIfAbsent(r.getTargetGroup() + '\n' + second, k -> new TargetTraffic(
+                    r.getTargetGroup(), r.getElb(), second, 0L, 0L, 0L, 0L, new HashMap<>()));
+            t.setRequests(t.getRequests() + 1);
+            if (succeeded) {
+                t.setSucceeded(t.getSucceeded() + 1);
+            }
+            if (elb != null && elb >= 500) {
+                t.setElb5xx(t.getElb5xx() + 1);
+                if (elb == 503 && r.getTargetIp() == null) {
+                    t.setNoTarget503(t.getNoTarget503() + 1);
+                }
+            }
+            if (r.getTargetIp() != null && r.getTargetPort() != null) {
+                TargetCount c = t.getByTarget().computeIfAbsent(r.getTargetIp() + ":" + r.getTargetPort(),
+                        k -> new TargetCount(0L, 0L, 0.0));
+                c.setRequests(c.getRequests() + 1);
+                if (succeeded) {
+                    c.setSucceeded(c.getSucceeded() + 1);
+                }
+                if (r.getTargetProcessingTime() != null) {
+                    c.setProcessingMs(c.getProcessingMs() + r.getTargetProcessingTime() * 1000);
+                }
+            }
+        }
+        clients.computeIfAbsent("alb\n" + r.getElb() + '\n' + second,
+                        k -> new ClientAccumulator("alb", r.getElb(), null, second, clientCapacity))
+                .add(ClientKeys.client(r.getClientIp()), ClientKeys.request(r.getRequestMethod(), r.getRequestUrl()), false);
+    }
+
+    public void addHaproxy(HaproxyRequest r) {
+        long second = Math.floorDiv(r.getTs().toEpochMilli(), 1000) * 1000;
+        String host = r.getHost() == null ? "unknown" : r.getHost();
+        HaproxyTraffic f = frontends.computeIfAbsent(host + '\n' + r.getFrontend() + '\n' + second, k -> new HaproxyTraffic(
+                host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>()));
+        f.setRequests(f.getRequests() + 1);
+        if (r.getFeconn() != null) {
+            f.setMaxFeconn(Math.max(f.getMaxFeconn(), r.getFeconn()));
+        }
+        if (r.getActconn() != null) {
+            f.setMaxActconn(Math.max(f.getMaxActconn(), r.getActconn()));
+        }
+        if (r.getBackendQueue() != null) {
+            f.setMaxBackendQueue(Math.max(f.getMaxBackendQueue(), r.getBackendQueue()));
+        }
+        if (r.getStatusCode() != null && r.getStatusCode() == 503) {
+            f.setStatus503(f.getStatus503() + 1);
+        }
+        String termination = r.getTerminationState();
+        boolean tarpit = false;
+        if (termination != null && termination.length() >= 2) {
+            String code = termination.substring(0, 2);
+            f.getTerminations().merge(code, 1L, Long::sum);
+            if (code.equals("PT")) {
+                tarpit = true;
+                Integer held = r.getTa() != null ? r.getTa() : r.getTw();
+                if (held != null && held > 0) {
+                    f.setTarpitMs(f.getTarpitMs() + held);
+                }
+            }
+        }
+        if (r.getBackend() != null && !f.getBackends().contains(r.getBackend()) && f.getBackends().size() < 16) {
+            f.getBackends().add(r.getBackend());
+        }
+        clients.computeIfAbsent("haproxy\n" + r.getFrontend() + '\n' + host + '\n' + second,
+                        k -> new ClientAccumulator("haproxy", r.getFrontend(), host, second, clientCapacity))
+                .add(ClientKeys.client(r.getClientIp()),
+                        r.getHttpMethod() == null && r.getHttpUri() == null ? null : ClientKeys.request(r.getHttpMethod(), r.getHttpUri()),
+                        tarpit);
+    }
+
+    public boolean isEmpty() {
+        return targetGroups.isEmpty() && frontends.isEmpty() && clients.isEmpty();
+    }
+
+    /** Takes out every summary whose second started before {@code second}; all of them with Long.MAX_VALUE. */
+    public List<SpecificRecord> drainBefore(long second) {
+        List<SpecificRecord> out = new ArrayList<>();
+        for (Iterator<TargetTraffic> it = targetGroups.values().iterator(); it.hasNext(); ) {
+            TargetTraffic t = it.next();
+            if (t.getBucketStart() < second) {
+                out.add(t);
+                it.remove();
+            }
+        }
+        for (Iterator<HaproxyTraffic> it = frontends.values().iterator(); it.hasNext(); ) {
+            HaproxyTraffic f = it.next();
+            if (f.getBucketStart() < second) {
+                out.add(f);
+                it.remove();
+            }
+        }
+        for (Iterator<ClientAccumulator> it = clients.values().iterator(); it.hasNext(); ) {
+            ClientAccumulator c = it.next();
+            if (c.bucketStart < second) {
+                out.add(c.toSummary());
+                it.remove();
+            }
+        }
+        return out;
+    }
+
+    public List<SpecificRecord> drainAll() {
+        return drainBefore(Long.MAX_VALUE);
+    }
+
+    /** The pending summaries, left in place (for the state store). */
+    public List<SpecificRecord> snapshot() {
+        List<SpecificRecord> out = new ArrayList<>(targetGroups.values());
+        out.addAll(frontends.values());
+        clients.values().forEach(c -> out.add(c.toSummary()));
+        return out;
+    }
+
+    /** Puts back summaries taken by {@link #snapshot()} after a restart. */
+    public void restore(List<SpecificRecord> pending) {
+        for (SpecificRecord r : pending) {
+            if (r instanceof TargetTraffic t) {
+                targetGroups.put(t.getTargetGroup() + '\n' + t.getBucketStart(), t);
+            } else if (r instanceof HaproxyTraffic f) {
+                frontends.put(f.getHost() + '\n' + f.getFrontend() + '\n' + f.getBucketStart(), f);
+            } else if (r instanceof ClientTraffic c) {
+                ClientAccumulator a = ClientAccumulator.from(c, clientCapacity);
+                clients.put(c.getPlatform() + '\n' + c.getScope() + '\n' + (c.getHost() == null ? "" : c.getHost() + '\n')
+                        + c.getBucketStart(), a);
+            }
+        }
+    }
+
+    /** Per-second client and request-key counts of one scope on one host. */
+    static final class ClientAccumulator {
+        final String platform;
+        final String scope;
+        final String host;
+        final long bucketStart;
+        final SpaceSaving clients;
+        final SpaceSaving requestKeys;
+        long requests;
+        long tarpitted;
+
+        ClientAccumulator(String platform, String scope, String host, long bucketStart, int capacity) {
+            this.platform = platform;
+            this.scope = scope;
+            this.host = host;
+            this.bucketStart = bucketStart;
+            this.clients = new SpaceSaving(capacity);
+            this.requestKeys = new SpaceSaving(capacity);
+        }
+
+        void add(String client, String requestKey, boolean tarpit) {
+            requests++;
+            if (tarpit) {
+                tarpitted++;
+            }
+            if (client != null) {
+                clients.add(client, 1);
+            }
+            if (requestKey != null) {
+                requestKeys.add(requestKey, 1);
+            }
+        }
+
+        ClientTraffic toSummary() {
+            return new ClientTraffic(platform, scope, host, bucketStart, requests, tarpitted,
+                    clients.all(), clients.floor(), requestKeys.all(), requestKeys.floor());
+        }
+
+        static ClientAccumulator from(ClientTraffic c, int capacity) {
+            ClientAccumulator a = new ClientAccumulator(c.getPlatform(), c.getScope(), c.getHost(), c.getBucketStart(),
+                    Math.max(capacity, Math.max(c.getClients().size(), c.getRequestKeys().size())));
+            a.requests = c.getRequests();
+            a.tarpitted = c.getTarpitted();
+            c.getClients().forEach(h -> a.clients.add(h.getKey(), h.getCount(), h.getError()));
+            c.getRequestKeys().forEach(h -> a.requestKeys.add(h.getKey(), h.getCount(), h.getError()));
+            return a;
+        }
+    }
+}

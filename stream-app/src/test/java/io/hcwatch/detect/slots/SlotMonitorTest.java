@@ -1,0 +1,82 @@
+package io.hcwatch.detect.slots;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.v1.ConfigKind;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.Severity;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SlotMonitorTest {
+
+    private static final long T0 = Instant.parse("2026-03-03T10:00:00Z").toEpochMilli();
+    private final SlotMonitor monitor = new SlotMonitor(Settings.defaults());
+    private final HostState host = monitor.newState("lb1");
+    private final List<Notification> sent = new ArrayList<>();
+
+    private HaproxyTraffic second(long t, int feconn, Map<String, Long> terminations, long tarpitMs) {
+        return new HaproxyTraffic("lb1", "hc-ping", t, 500L, feconn, feconn + 100, 0, 0L, tarpitMs,
+                new HashMap<>(terminations), new ArrayList<>());
+    }
+
+    private void frontendMaxconn(int maxconn) {
+        sent.addAll(monitor.onConfig(host, LbConfig.newBuilder().setKind(ConfigKind.haproxy_frontend).setId("lb1/hc-ping")
+                .setHost("lb1").setFrontend("hc-ping").setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build()));
+    }
+
+    @Test
+    void warnsWhenSessionsStayAboveEightyPercentOfMaxconnForTenSeconds() {
+        frontendMaxconn(2000);
+        for (int s = 0; s < 9; s++) {
+            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 1700, Map.of("--", 500L), 0)));
+        }
+        assertThat(sent).isEmpty();
+        sent.addAll(monitor.onTraffic(host, second(T0 + 9_000, 1750, Map.of("--", 500L), 0)));
+        assertThat(sent).singleElement().satisfies(n -> {
+            assertThat(n.severity()).isEqualTo(Severity.WARNING);
+            assertThat(n.dedupKey()).isEqualTo("socket_slot_exhaustion/lb1/hc-ping");
+            assertThat(n.details()).containsEntry("maxconn", "2000").containsEntry("maxconn_assumed", "false");
+        });
+    }
+
+    @Test
+    void aShortSpikeDoesNotWarn() {
+        frontendMaxconn(2000);
+        for (int s = 0; s < 30; s++) {
+            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, s % 6 == 0 ? 1900 : 600, Map.of("--", 500L), 0)));
+        }
+        assertThat(sent).isEmpty();
+    }
+
+    @Test
+    void tarpitAndQueueTimeoutsMakeItCriticalWithTheSocketsHeld() {
+        for (int s = 0; s < 12; s++) {
+            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 2600, Map.of("PT", 300L, "sQ", 5L, "--", 195L), 300_000)));
+        }
+        assertThat(sent).singleElement().satisfies(n -> {
+            assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
+            assertThat(n.details()).containsEntry("maxconn", "3000").containsEntry("maxconn_assumed", "true")
+                    .containsEntry("tarpit_share", "60%").containsEntry("tarpit_sockets_held", "300");
+        });
+    }
+
+    @Test
+    void resolvesAfterTwoClearStepsOnceSessionsDrop() {
+        frontendMaxconn(1000);
+        for (int s = 0; s < 15; s++) {
+            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 900, Map.of("--", 500L), 0)));
+        }
+        for (int s = 15; s < 60; s++) {
+            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 100, Map.of("--", 500L), 0)));
+        }
+        assertThat(sent).extracting(Notification::firing).containsExactly(true, false);
+    }
+}
