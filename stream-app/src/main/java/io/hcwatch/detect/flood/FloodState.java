@@ -32,9 +32,9 @@ public final class FloodState {
         public long requests;
         public long tarpitted;
         public Map<String, Long> requestsByHost = new LinkedHashMap<>();
-        public List<HeavyHitter> clients = new ArrayList<>();
+        public List<Counter> clients = new ArrayList<>();
         public long clientTotal;
-        public List<HeavyHitter> requestKeys = new ArrayList<>();
+        public List<Counter> requestKeys = new ArrayList<>();
         public long requestKeyTotal;
         @JsonIgnore
         SpaceSaving clientSketch;
@@ -47,7 +47,7 @@ public final class FloodState {
         SpaceSaving clientSketch(int capacity) {
             if (clientSketch == null) {
                 clientSketch = new SpaceSaving(capacity);
-                clientSketch.merge(clients, clientTotal);
+                clientSketch.merge(Counter.toHitters(clients), clientTotal);
             }
             return clientSketch;
         }
@@ -55,7 +55,7 @@ public final class FloodState {
         SpaceSaving keySketch(int capacity) {
             if (keySketch == null) {
                 keySketch = new SpaceSaving(capacity);
-                keySketch.merge(requestKeys, requestKeyTotal);
+                keySketch.merge(Counter.toHitters(requestKeys), requestKeyTotal);
             }
             return keySketch;
         }
@@ -63,13 +63,41 @@ public final class FloodState {
         /** Copies the live sketches into the plain fields that are stored. */
         void settle() {
             if (clientSketch != null) {
-                clients = clientSketch.all();
+                clients = Counter.of(clientSketch.all());
                 clientTotal = clientSketch.total();
             }
             if (keySketch != null) {
-                requestKeys = keySketch.all();
+                requestKeys = Counter.of(keySketch.all());
                 requestKeyTotal = keySketch.total();
             }
+        }
+    }
+
+    /** A stored Space-Saving counter. */
+    public static final class Counter {
+        public String key;
+        public long count;
+        public long error;
+
+        public Counter() {
+        }
+
+        static List<Counter> of(List<HeavyHitter> hitters) {
+            List<Counter> out = new ArrayList<>(hitters.size());
+            for (HeavyHitter h : hitters) {
+                Counter c = new Counter();
+                c.key = h.getKey();
+                c.count = h.getCount();
+                c.error = h.getError();
+                out.add(c);
+            }
+            return out;
+        }
+
+        static List<HeavyHitter> toHitters(List<Counter> counters) {
+            List<HeavyHitter> out = new ArrayList<>(counters.size());
+            counters.forEach(c -> out.add(new HeavyHitter(c.key, c.count, c.error)));
+            return out;
         }
     }
 

@@ -1,0 +1,62 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.avro.internal.ClientTraffic;
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * What travels on hcwatch's internal repartition topics: one of the records the monitors take,
+ * tagged with its kind. Internal topics carry plain Avro binary behind a one-byte kind (no
+ * registry): both ends are this application, at the same version.
+ */
+public record Envelope(Kind kind, SpecificRecord record) {
+
+    /** The record types a monitor can receive; the byte is the tag on the wire. */
+    public enum Kind {
+        HEALTH_CHECK(1, HealthCheckResult.getClassSchema()),
+        BACKEND_EVENT(2, BackendEvent.getClassSchema()),
+        LB_CONFIG(3, LbConfig.getClassSchema()),
+        TARGET_TRAFFIC(4, TargetTraffic.getClassSchema()),
+        HAPROXY_TRAFFIC(5, HaproxyTraffic.getClassSchema()),
+        CLIENT_TRAFFIC(6, ClientTraffic.getClassSchema());
+
+        final byte tag;
+        final Schema schema;
+
+        Kind(int tag, Schema schema) {
+            this.tag = (byte) tag;
+            this.schema = schema;
+        }
+
+        static Kind ofTag(byte tag) {
+            for (Kind k : values()) {
+                if (k.tag == tag) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown envelope kind " + tag);
+        }
+    }
+
+    public static Envelope of(SpecificRecord record) {
+        if (record instanceof HealthCheckResult) {
+            return new Envelope(Kind.HEALTH_CHECK, record);
+        } else if (record instanceof BackendEvent) {
+            return new Envelope(Kind.BACKEND_EVENT, record);
+        } else if (record instanceof LbConfig) {
+            return new Envelope(Kind.LB_CONFIG, record);
+        } else if (record instanceof TargetTraffic) {
+            return new Envelope(Kind.TARGET_TRAFFIC, record);
+        } else if (record instanceof HaproxyTraffic) {
+            return new Envelope(Kind.HAPROXY_TRAFFIC, record);
+        } else if (record instanceof ClientTraffic) {
+            return new Envelope(Kind.CLIENT_TRAFFIC, record);
+        }
+        throw new IllegalArgumentException("no envelope kind for " + record.getClass().getName());
+    }
+}

@@ -1,0 +1,72 @@
+package io.hcwatch.topology;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/** Serde of {@link Envelope}: one kind byte, then the record in Avro binary. Thread-safe. */
+public final class EnvelopeSerde implements Serde<Envelope>, Serializer<Envelope>, Deserializer<Envelope> {
+
+    private final Map<Envelope.Kind, SpecificDatumWriter<SpecificRecord>> writers = new EnumMap<>(Envelope.Kind.class);
+    private final Map<Envelope.Kind, SpecificDatumReader<SpecificRecord>> readers = new EnumMap<>(Envelope.Kind.class);
+
+    public EnvelopeSerde() {
+        for (Envelope.Kind k : Envelope.Kind.values()) {
+            writers.put(k, new SpecificDatumWriter<>(k.schema));
+            readers.put(k, new SpecificDatumReader<>(k.schema));
+        }
+    }
+
+    @Override
+    public byte[] serialize(String topic, Envelope e) {
+        if (e == null) {
+            return null;
+        }
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+            out.write(e.kind().tag);
+            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            writers.get(e.kind()).write(e.record(), encoder);
+            encoder.flush();
+            return out.toByteArray();
+        } catch (IOException | RuntimeException ex) {
+            throw new SerializationException("could not encode internal " + e.kind() + " record", ex);
+        }
+    }
+
+    @Override
+    public Envelope deserialize(String topic, byte[] data) {
+        if (data == null) {
+            return null;
+        }
+        try {
+            Envelope.Kind kind = Envelope.Kind.ofTag(data[0]);
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 1, data.length - 1, null);
+            return new Envelope(kind, readers.get(kind).read(null, decoder));
+        } catch (IOException | RuntimeException ex) {
+            throw new SerializationException("could not decode an internal record from " + topic, ex);
+        }
+    }
+
+    @Override
+    public Serializer<Envelope> serializer() {
+        return this;
+    }
+
+    @Override
+    public Deserializer<Envelope> deserializer() {
+        return this;
+    }
+}

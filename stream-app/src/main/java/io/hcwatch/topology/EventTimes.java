@@ -1,0 +1,26 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.avro.internal.ClientTraffic;
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+
+/** The event time of what an envelope carries: the telemetry's own timestamp, never the wall clock. */
+final class EventTimes {
+
+    private EventTimes() {
+    }
+
+    static long of(Envelope e) {
+        return switch (e.kind()) {
+            case HEALTH_CHECK -> ((HealthCheckResult) e.record()).getTs().toEpochMilli();
+            case BACKEND_EVENT -> ((BackendEvent) e.record()).getTs().toEpochMilli();
+            case LB_CONFIG -> ((LbConfig) e.record()).getTs().toEpochMilli();
+            case TARGET_TRAFFIC -> ((TargetTraffic) e.record()).getBucketStart();
+            case HAPROXY_TRAFFIC -> ((HaproxyTraffic) e.record()).getBucketStart();
+            case CLIENT_TRAFFIC -> ((ClientTraffic) e.record()).getBucketStart();
+        };
+    }
+}

@@ -1,0 +1,64 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.detect.fleet.FleetMonitor;
+import io.hcwatch.detect.fleet.FleetState;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/** Target groups (and HAProxy backends): keyed by name. */
+final class FleetAdapter implements MonitorAdapter<FleetState> {
+
+    private final FleetMonitor monitor;
+    private final BiConsumer<String, FleetState> onChange;
+
+    FleetAdapter(FleetMonitor monitor, BiConsumer<String, FleetState> onChange) {
+        this.monitor = monitor;
+        this.onChange = onChange;
+    }
+
+    @Override
+    public String name() {
+        return "fleet";
+    }
+
+    @Override
+    public FleetState newState(String key, Envelope first) {
+        return monitor.newState(key);
+    }
+
+    @Override
+    public boolean isLate(FleetState state, long eventTime) {
+        return monitor.isLate(state, eventTime);
+    }
+
+    @Override
+    public List<Notification> apply(FleetState state, Envelope e) {
+        return switch (e.kind()) {
+            case HEALTH_CHECK -> monitor.onCheck(state, (HealthCheckResult) e.record());
+            case BACKEND_EVENT -> monitor.onBackendEvent(state, (BackendEvent) e.record());
+            case LB_CONFIG -> monitor.onConfig(state, (LbConfig) e.record());
+            case TARGET_TRAFFIC -> monitor.onTraffic(state, (TargetTraffic) e.record());
+            default -> throw new IllegalArgumentException("fleet monitor cannot take " + e.kind());
+        };
+    }
+
+    @Override
+    public List<Notification> onTime(FleetState state, long now) {
+        return monitor.onTime(state, now);
+    }
+
+    @Override
+    public long clock(FleetState state) {
+        return state.clock;
+    }
+
+    @Override
+    public void changed(String key, FleetState state) {
+        onChange.accept(key, state);
+    }
+}

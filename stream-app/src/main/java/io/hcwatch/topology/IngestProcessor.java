@@ -1,0 +1,172 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.avro.internal.ClientTraffic;
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.AlbRequest;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.ConfigKind;
+import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.metrics.PipelineMetrics;
+import io.hcwatch.parse.ParseResult;
+import io.hcwatch.topology.Routed.Destination;
+import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.traffic.TrafficCombiner;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * The first stage for one input topic: decodes every value, sends what does not decode to the
+ * dead-letter topic with its reason and original bytes, keys health checks and configs for
+ * their monitor, and sums access-log lines into one-second traffic summaries before they leave
+ * the partition. Never throws on input: a decoder bug is dead-lettered as {@code internal_error}.
+ */
+public final class IngestProcessor implements Processor<byte[], byte[], String, Routed> {
+
+    static final String PENDING_KEY = "pending";
+
+    private final Source source;
+    private final Decoder decoder;
+    private final PipelineMetrics metrics;
+    private final String pendingStore;
+    private final Duration flushInterval;
+    private final int sketchCapacity;
+    private ProcessorContext<String, Routed> context;
+    private WriteBehindStore<TrafficCombiner> pending;
+    private TrafficCombiner combiner;
+    private long newestSecond = Long.MIN_VALUE;
+
+    public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
+                           Duration flushInterval, int sketchCapacity) {
+        this.source = source;
+        this.sketchCapacity = sketchCapacity;
+        this.decoder = decoder;
+        this.metrics = metrics;
+        this.pendingStore = pendingStore;
+        this.flushInterval = flushInterval;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Routed> context) {
+        this.context = context;
+        if (pendingStore != null) {
+            pending = context.getStateStore(pendingStore);
+            combiner = pending.get(PENDING_KEY);
+            context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> flush(Long.MAX_VALUE));
+        }
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        ParseResult<? extends SpecificRecord> result;
+        try {
+            result = record.value() == null
+                    ? ParseResult.rejected("empty", "the record has no value (null)")
+                    : decoder.decode(record.value());
+        } catch (RuntimeException e) {
+            result = ParseResult.rejected("internal_error", "decoder failed: " + e);
+        }
+        if (result instanceof ParseResult.Ok<? extends SpecificRecord> ok) {
+            metrics.parsed(source.id());
+            route(ok.value());
+        } else if (result instanceof ParseResult.Rejected<? extends SpecificRecord> rejected) {
+            metrics.rejected(source.id(), rejected.reason());
+            context.forward(new Record<>(source.id(), Routed.dead(deadLetter(record, rejected)), record.timestamp()));
+        } else if (result instanceof ParseResult.Skipped<? extends SpecificRecord> skipped) {
+            metrics.skipped(source.id(), skipped.kind());
+        }
+    }
+
+    private void route(SpecificRecord r) {
+        if (r instanceof AlbRequest a) {
+            combine(a.getTime().toEpochMilli()).addAlb(a);
+            pending.markChanged(PENDING_KEY);
+        } else if (r instanceof HaproxyRequest h) {
+            combine(h.getTs().toEpochMilli()).addHaproxy(h);
+            pending.markChanged(PENDING_KEY);
+        } else if (r instanceof HealthCheckResult h) {
+            send(Destination.FLEET, h.getTargetGroup(), h, h.getTs().toEpochMilli());
+        } else if (r instanceof BackendEvent e) {
+            send(Destination.FLEET, e.getBackend(), e, e.getTs().toEpochMilli());
+        } else if (r instanceof LbConfig c) {
+            long ts = c.getTs().toEpochMilli();
+            if (c.getKind() == ConfigKind.target_group) {
+                send(Destination.FLEET, c.getId(), c, ts);
+            } else {
+                send(Destination.HOST, c.getHost() != null ? c.getHost() : hostOf(c.getId()), c, ts);
+            }
+        } else {
+            throw new IllegalStateException("no route for " + r.getClass().getSimpleName());
+        }
+    }
+
+    private static String hostOf(String id) {
+        int slash = id.indexOf('/');
+        return slash < 0 ? id : id.substring(0, slash);
+    }
+
+    /** The combiner, after sending on every second older than the one {@code eventTime} falls in. */
+    private TrafficCombiner combine(long eventTime) {
+        if (combiner == null) {
+            combiner = pending.getForUpdate(PENDING_KEY, k -> new TrafficCombiner(sketchCapacity));
+        }
+        long second = Math.floorDiv(eventTime, 1000) * 1000;
+        if (second > newestSecond) {
+            if (newestSecond != Long.MIN_VALUE) {
+                flush(second);
+            }
+            newestSecond = second;
+        }
+        return combiner;
+    }
+
+    private void flush(long before) {
+        if (combiner == null || combiner.isEmpty()) {
+            return;
+        }
+        List<SpecificRecord> summaries = combiner.drainBefore(before);
+        if (summaries.isEmpty()) {
+            return;
+        }
+        pending.markChanged(PENDING_KEY);
+        for (SpecificRecord s : summaries) {
+            if (s instanceof TargetTraffic t) {
+                send(Destination.FLEET, t.getTargetGroup(), t, t.getBucketStart());
+            } else if (s instanceof HaproxyTraffic h) {
+                send(Destination.HOST, h.getHost(), h, h.getBucketStart());
+            } else if (s instanceof ClientTraffic c) {
+                send(Destination.FLOOD, c.getPlatform() + "/" + c.getScope(), c, c.getBucketStart());
+            }
+        }
+    }
+
+    private void send(Destination destination, String key, SpecificRecord r, long eventTime) {
+        context.forward(new Record<>(key, Routed.to(destination, Envelope.of(r)), eventTime));
+    }
+
+    private DeadLetter deadLetter(Record<byte[], byte[]> record, ParseResult.Rejected<?> rejected) {
+        RecordMetadata meta = context.recordMetadata().orElse(null);
+        return DeadLetter.newBuilder()
+                .setSource(source.id())
+                .setTopic(meta == null ? null : meta.topic())
+                .setPartition(meta == null ? null : meta.partition())
+                .setOffset(meta == null ? null : meta.offset())
+                .setInputTimestamp(record.timestamp() >= 0 ? Instant.ofEpochMilli(record.timestamp()) : null)
+                .setReason(rejected.reason())
+                .setError(rejected.error())
+                .setRaw(record.value() == null ? null : ByteBuffer.wrap(record.value()))
+                .setDeadLetteredAt(Instant.ofEpochMilli(context.currentSystemTimeMs()))
+                .build();
+    }
+}

@@ -1,0 +1,110 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.alert.AlertFactory;
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.metrics.PipelineMetrics;
+import io.hcwatch.topology.state.WriteBehindStore;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * Runs one kind of monitor over its keyed input: keeps each key's state in a write-behind
+ * store, feeds it every envelope, and turns the lifecycle's notifications into alerts keyed by
+ * dedup_key. Evaluation steps follow stream time; when the input stops altogether, a
+ * wall-clock punctuation keeps time moving so silence is noticed (live mode only).
+ */
+public final class MonitorProcessor<S> implements Processor<String, Envelope, String, Alert> {
+
+    private final MonitorAdapter<S> adapter;
+    private final String storeName;
+    private final AlertFactory alerts;
+    private final PipelineMetrics metrics;
+    private final Duration step;
+    private final boolean silenceClock;
+    private ProcessorContext<String, Alert> context;
+    private WriteBehindStore<S> store;
+    private long lastStreamTime = Long.MIN_VALUE;
+    private long wallAtLastStreamTime;
+
+    public MonitorProcessor(MonitorAdapter<S> adapter, String storeName, AlertFactory alerts, PipelineMetrics metrics,
+                            Duration step, boolean silenceClock) {
+        this.adapter = adapter;
+        this.storeName = storeName;
+        this.alerts = alerts;
+        this.metrics = metrics;
+        this.step = step;
+        this.silenceClock = silenceClock;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Alert> context) {
+        this.context = context;
+        this.store = context.getStateStore(storeName);
+        context.schedule(step, PunctuationType.STREAM_TIME, this::tick);
+        if (silenceClock) {
+            context.schedule(step, PunctuationType.WALL_CLOCK_TIME, this::wallTick);
+        }
+    }
+
+    @Override
+    public void process(Record<String, Envelope> record) {
+        String key = record.key();
+        Envelope envelope = record.value();
+        if (key == null || envelope == null) {
+            return;
+        }
+        S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
+        long eventTime = EventTimes.of(envelope);
+        if (adapter.isLate(state, eventTime)) {
+            metrics.late(adapter.name());
+            return;
+        }
+        emit(adapter.apply(state, envelope));
+        adapter.changed(key, state);
+        noteStreamTime(context.currentStreamTimeMs());
+    }
+
+    /** Stream time moved on: every key steps to it, so quiet keys resolve and age out too. */
+    private void tick(long streamTime) {
+        noteStreamTime(streamTime);
+        advanceAll(streamTime);
+    }
+
+    /** No record for a whole step of wall time: extrapolate event time from the wall clock. */
+    private void wallTick(long wallNow) {
+        if (lastStreamTime == Long.MIN_VALUE || wallNow - wallAtLastStreamTime < step.toMillis()) {
+            return;
+        }
+        advanceAll(lastStreamTime + (wallNow - wallAtLastStreamTime));
+    }
+
+    private void noteStreamTime(long streamTime) {
+        if (streamTime > lastStreamTime) {
+            lastStreamTime = streamTime;
+            wallAtLastStreamTime = context.currentSystemTimeMs();
+        }
+    }
+
+    private void advanceAll(long now) {
+        store.forEach((key, state) -> {
+            if (now > adapter.clock(state)) {
+                emit(adapter.onTime(state, now));
+                store.markChanged(key);
+                adapter.changed(key, state);
+            }
+        });
+    }
+
+    private void emit(List<Notification> notifications) {
+        for (Notification n : notifications) {
+            Alert alert = alerts.toAlert(n);
+            metrics.alert(alert.getType(), alert.getSeverity().name(), alert.getStatus().name());
+            context.forward(new Record<>(alert.getDedupKey(), alert, n.eventTime()));
+        }
+    }
+}
