@@ -9,12 +9,14 @@ import com.sun.net.httpserver.HttpsServer;
 import io.hcwatch.serde.SchemaRegistries;
 import io.hcwatch.serde.SerdeConfig;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,15 +46,11 @@ class RegistryTlsTest {
     static void startHttpsRegistry() throws Exception {
         keystore = dir.resolve("registry.p12");
         truststore = dir.resolve("trust.p12");
-        Path cert = dir.resolve("registry.crt");
         // One self-signed key serves as the server's and the client's identity; each side trusts it.
         keytool("-genkeypair", "-alias", "registry", "-keyalg", "EC", "-groupname", "secp256r1",
                 "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
                 "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", PASSWORD);
-        keytool("-exportcert", "-alias", "registry", "-keystore", keystore.toString(), "-storepass", PASSWORD,
-                "-rfc", "-file", cert.toString());
-        keytool("-importcert", "-noprompt", "-alias", "registry", "-file", cert.toString(),
-                "-storetype", "PKCS12", "-keystore", truststore.toString(), "-storepass", PASSWORD);
+        writeTruststore();
 
         SSLContext context = RegistryTls.sslContext(new StoreFile(truststore, "PKCS12", PASSWORD.toCharArray()),
                 new StoreFile(keystore, "PKCS12", PASSWORD.toCharArray()), null);
@@ -128,6 +126,19 @@ class RegistryTlsTest {
 
     private static String url() {
         return "https://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    private static void writeTruststore() throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            keys.load(in, PASSWORD.toCharArray());
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("registry", keys.getCertificate("registry"));
+        try (OutputStream out = Files.newOutputStream(truststore)) {
+            trust.store(out, PASSWORD.toCharArray());
+        }
     }
 
     private static void keytool(String... args) throws IOException, InterruptedException {
