@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
+import org.apache.avro.SchemaFormatter;
 
 /**
  * Released versions of each record schema, kept as {@code <RecordName>/v<N>.avsc}. Each version
@@ -92,7 +93,7 @@ final class SchemaHistory {
 
     /** The text to record as the next version: the schema as it is registered, pretty-printed. */
     static String versionText(Schema schema) {
-        return schema.toString(true) + "\n";
+        return SchemaFormatter.format("json/pretty", schema) + "\n";
     }
 
     private static Schema parse(Schema.Parser parser, Path file) {

@@ -96,7 +96,7 @@ class RestSchemaRegistryClientTest {
     void anUnknownSchemaIdFailsWithSchemaNotFoundAndIsNotRetried() {
         stub.on("GET /schemas/ids/42", json(404, "{\"error_code\":40403,\"message\":\"Schema 42 not found\"}"));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client().getById(42), SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client().getById(42));
 
         assertThat(error.status()).isEqualTo(404);
         assertThat(error.errorCode()).isEqualTo(SchemaRegistryException.SCHEMA_NOT_FOUND);
@@ -109,8 +109,7 @@ class RestSchemaRegistryClientTest {
         stub.on("POST /subjects/" + SUBJECT,
                 json(404, "{\"error_code\":40401,\"message\":\"Subject '" + SUBJECT + "' not found.\"}"));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client().lookup(SUBJECT, SCHEMA),
-                SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client().lookup(SUBJECT, SCHEMA));
 
         assertThat(error.status()).isEqualTo(404);
         assertThat(error.errorCode()).isEqualTo(SchemaRegistryException.SUBJECT_NOT_FOUND);
@@ -144,8 +143,7 @@ class RestSchemaRegistryClientTest {
                 + " additionalInfo:'zone'}, {oldSchemaVersion: 1}, {compatibility: 'BACKWARD'}]";
         stub.on("POST /subjects/" + SUBJECT + "/versions", json(409, "{\"error_code\":409,\"message\":\"" + reason + "\"}"));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client().register(SUBJECT, SCHEMA),
-                SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client().register(SUBJECT, SCHEMA));
 
         assertThat(error.status()).isEqualTo(409);
         assertThat(error.errorCode()).isEqualTo(SchemaRegistryException.INCOMPATIBLE_SCHEMA);
@@ -158,8 +156,7 @@ class RestSchemaRegistryClientTest {
         stub.on("POST /subjects/" + SUBJECT + "/versions",
                 json(422, "{\"error_code\":42201,\"message\":\"Either the input schema or one of its references is invalid\"}"));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client().register(SUBJECT, SCHEMA),
-                SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client().register(SUBJECT, SCHEMA));
 
         assertThat(error.status()).isEqualTo(422);
         assertThat(error.errorCode()).isEqualTo(SchemaRegistryException.INVALID_SCHEMA);
@@ -182,7 +179,7 @@ class RestSchemaRegistryClientTest {
     void aServerErrorEveryTimeGivesUpAfterTheConfiguredAttempts() {
         stub.on("GET /schemas/ids/1", json(500, "{\"error_code\":50001,\"message\":\"Error in the backend datastore\"}"));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client().getById(1), SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client().getById(1));
 
         assertThat(stub.count("GET /schemas/ids/1")).isEqualTo(3);
         assertThat(error.status()).isEqualTo(500);
@@ -205,7 +202,7 @@ class RestSchemaRegistryClientTest {
     void anUnauthorizedAnswerIsNotRetried() {
         stub.on("GET /schemas/ids/1", json(401, "{\"error_code\":401,\"message\":\"Unauthorized\"}"));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client().getById(1), SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client().getById(1));
 
         assertThat(error.status()).isEqualTo(401);
         assertThat(stub.count("GET /schemas/ids/1")).isEqualTo(1);
@@ -215,7 +212,7 @@ class RestSchemaRegistryClientTest {
     void anHtmlErrorPageFromAProxyIsReportedWithItsStatusAndText() {
         stub.on("GET /schemas/ids/1", json(502, "<html><body><h1>502 Bad Gateway</h1></body></html>"));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client().getById(1), SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client().getById(1));
 
         assertThat(error.status()).isEqualTo(502);
         assertThat(error.errorCode()).isEqualTo(502);
@@ -228,7 +225,7 @@ class RestSchemaRegistryClientTest {
         URI closed = closedPort();
         RestSchemaRegistryClient client = new RestSchemaRegistryClient(fastRetries(closed));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client.getById(1), SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(1));
 
         assertThat(error.status()).isEqualTo(-1);
         assertThat(error.getMessage()).contains("gave up on GET /schemas/ids/1 after 3 attempts against " + closed);
@@ -260,7 +257,7 @@ class RestSchemaRegistryClientTest {
                 .withRetries(2, Duration.ofMillis(1), Duration.ofMillis(1))
                 .withRequestTimeout(Duration.ofMillis(300)));
 
-        SchemaRegistryException error = catchThrowableOfType(() -> client.getById(1), SchemaRegistryException.class);
+        SchemaRegistryException error = catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(1));
 
         assertThat(error.getMessage()).contains("after 2 attempts");
         assertThat(error.getCause()).isInstanceOf(java.net.http.HttpTimeoutException.class);
@@ -349,10 +346,10 @@ class RestSchemaRegistryClientTest {
         List<Throwable> errors = new ArrayList<>();
         for (int id = 1; id <= 4; id++) {
             int schemaId = id;
-            errors.add(catchThrowableOfType(() -> client.getById(schemaId), SchemaRegistryException.class));
+            errors.add(catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(schemaId)));
         }
-        errors.add(catchThrowableOfType(() -> client.register(SUBJECT, SCHEMA), SchemaRegistryException.class));
-        errors.add(catchThrowableOfType(() -> unreachable.getById(1), SchemaRegistryException.class));
+        errors.add(catchThrowableOfType(SchemaRegistryException.class, () -> client.register(SUBJECT, SCHEMA)));
+        errors.add(catchThrowableOfType(SchemaRegistryException.class, () -> unreachable.getById(1)));
 
         assertThat(errors).doesNotContainNull().hasSize(6);
         for (Throwable error : errors) {

@@ -64,8 +64,7 @@ class SchemaRegistryServerTest {
         client.register(SUBJECT, V1);
 
         assertThat(client.testCompatibility(SUBJECT, V2_REQUIRED_ZONE)).isFalse();
-        SchemaRegistryException refused = catchThrowableOfType(() -> client.register(SUBJECT, V2_REQUIRED_ZONE),
-                SchemaRegistryException.class);
+        SchemaRegistryException refused = catchThrowableOfType(SchemaRegistryException.class, () -> client.register(SUBJECT, V2_REQUIRED_ZONE));
 
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.errorCode()).isEqualTo(SchemaRegistryException.INCOMPATIBLE_SCHEMA);
