@@ -79,7 +79,7 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
         List<Integer> versions = versions(subject);
         if (version < 1 || version > versions.size()) {
             throw new SchemaRegistryException(404, SchemaRegistryException.VERSION_NOT_FOUND,
-                    "Version " + version + " not found for subject \"" + subject + "\"");
+                    "Version " + version + " not found.");
         }
         int id = versions.get(version - 1);
         return new RegisteredSchema(subject, id, version, byId.get(id));
@@ -92,7 +92,7 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
         int index = id == null ? -1 : versions.indexOf(id);
         if (index < 0) {
             throw new SchemaRegistryException(404, SchemaRegistryException.SCHEMA_NOT_FOUND,
-                    "Schema not found under subject \"" + subject + "\"");
+                    "Schema not found");
         }
         return new RegisteredSchema(subject, id, index + 1, byId.get(id));
     }
@@ -100,6 +100,14 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
     @Override
     public synchronized boolean testCompatibility(String subject, Schema schema) {
         return isCompatible(subject, schema);
+    }
+
+    /**
+     * Whether {@code schema} meets the subject's level against version {@code version} alone, as
+     * Confluent's compatibility check against a given version does (transitive levels included).
+     */
+    public synchronized boolean testCompatibility(String subject, Schema schema, int version) {
+        return satisfies(level(subject), schema, getVersion(subject, version).schema());
     }
 
     public synchronized List<String> subjects() {
@@ -145,7 +153,7 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
         List<Integer> versions = versionsBySubject.get(subject);
         if (versions == null || versions.isEmpty()) {
             throw new SchemaRegistryException(404, SchemaRegistryException.SUBJECT_NOT_FOUND,
-                    "Subject \"" + subject + "\" not found");
+                    "Subject '" + subject + "' not found.");
         }
         return versions;
     }
@@ -155,27 +163,31 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
         if (versions.isEmpty()) {
             return true;
         }
-        Compatibility level = compatibilityBySubject.getOrDefault(subject, defaultCompatibility);
+        Compatibility level = level(subject);
         List<Integer> against = switch (level) {
             case NONE -> List.of();
             case BACKWARD, FORWARD, FULL -> List.of(versions.get(versions.size() - 1));
             default -> versions;
         };
         for (int id : against) {
-            Schema existing = byId.get(id);
-            boolean backward = readable(candidate, existing);
-            boolean forward = readable(existing, candidate);
-            boolean ok = switch (level) {
-                case BACKWARD, BACKWARD_TRANSITIVE -> backward;
-                case FORWARD, FORWARD_TRANSITIVE -> forward;
-                case FULL, FULL_TRANSITIVE -> backward && forward;
-                case NONE -> true;
-            };
-            if (!ok) {
+            if (!satisfies(level, candidate, byId.get(id))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private Compatibility level(String subject) {
+        return compatibilityBySubject.getOrDefault(subject, defaultCompatibility);
+    }
+
+    private static boolean satisfies(Compatibility level, Schema candidate, Schema existing) {
+        return switch (level) {
+            case BACKWARD, BACKWARD_TRANSITIVE -> readable(candidate, existing);
+            case FORWARD, FORWARD_TRANSITIVE -> readable(existing, candidate);
+            case FULL, FULL_TRANSITIVE -> readable(candidate, existing) && readable(existing, candidate);
+            case NONE -> true;
+        };
     }
 
     private static boolean readable(Schema reader, Schema writer) {

@@ -12,20 +12,33 @@ public class SchemaRegistryException extends RuntimeException {
     public static final int SUBJECT_COMPATIBILITY_NOT_CONFIGURED = 40408;
     public static final int INCOMPATIBLE_SCHEMA = 409;
     public static final int INVALID_SCHEMA = 42201;
+    public static final int INVALID_VERSION = 42202;
+    public static final int INVALID_COMPATIBILITY_LEVEL = 42203;
+    public static final int BACKEND_ERROR = 50001;
 
     private final int status;
     private final int errorCode;
+    private final String registryMessage;
 
     public SchemaRegistryException(int status, int errorCode, String message) {
         super(message + " (HTTP " + status + ", error code " + errorCode + ")");
         this.status = status;
         this.errorCode = errorCode;
+        this.registryMessage = message;
+    }
+
+    public SchemaRegistryException(int status, int errorCode, String message, Throwable cause) {
+        super(message + " (HTTP " + status + ", error code " + errorCode + ")", cause);
+        this.status = status;
+        this.errorCode = errorCode;
+        this.registryMessage = message;
     }
 
     public SchemaRegistryException(String message, Throwable cause) {
         super(message, cause);
         this.status = -1;
         this.errorCode = -1;
+        this.registryMessage = message;
     }
 
     /** HTTP status, or -1 when the registry could not be reached. */
@@ -35,6 +48,11 @@ public class SchemaRegistryException extends RuntimeException {
 
     public int errorCode() {
         return errorCode;
+    }
+
+    /** The message without the status suffix, as a registry would put it in its error body. */
+    public String registryMessage() {
+        return registryMessage;
     }
 
     public boolean isNotFound() {

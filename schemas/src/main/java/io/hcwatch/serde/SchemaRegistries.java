@@ -1,6 +1,7 @@
 package io.hcwatch.serde;
 
 import io.hcwatch.registry.InMemorySchemaRegistry;
+import io.hcwatch.registry.RestSchemaRegistryClient;
 import io.hcwatch.registry.SchemaRegistryClient;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
@@ -11,6 +12,7 @@ public final class SchemaRegistries {
     private SchemaRegistries() {
     }
 
+    /** An in-memory registry for {@code mock://scope}, a REST client for a comma-separated list of http(s) URLs. */
     public static SchemaRegistryClient fromConfig(Map<String, ?> configs) {
         Object url = configs.get(SerdeConfig.SCHEMA_REGISTRY_URL);
         if (url == null || url.toString().isBlank()) {
@@ -20,6 +22,6 @@ public final class SchemaRegistries {
         if (first.startsWith(SerdeConfig.MOCK_SCHEME)) {
             return InMemorySchemaRegistry.scope(first.substring(SerdeConfig.MOCK_SCHEME.length()));
         }
-        throw new ConfigException(SerdeConfig.SCHEMA_REGISTRY_URL, url, "REST registry client not wired yet");
+        return new RestSchemaRegistryClient(RestRegistryConfig.settings(configs));
     }
 }

@@ -7,7 +7,10 @@ public final class SerdeConfig {
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     /** {@code true} (default): register the writer schema on first use; {@code false}: it must already be registered. */
     public static final String AUTO_REGISTER_SCHEMAS = "auto.register.schemas";
-    /** {@code USER_INFO} to send {@link #BASIC_AUTH_USER_INFO}; anything else sends no credentials. */
+    /**
+     * Where basic-auth credentials come from: {@code URL} (default, as Confluent's) takes
+     * {@code user:password@} from the registry URL, {@code USER_INFO} sends {@link #BASIC_AUTH_USER_INFO}.
+     */
     public static final String BASIC_AUTH_CREDENTIALS_SOURCE = "basic.auth.credentials.source";
     /** {@code user:password} for HTTP basic authentication against the registry. */
     public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
@@ -22,6 +25,12 @@ public final class SerdeConfig {
     public static final String MAX_ATTEMPTS = "schema.registry.max.attempts";
     /** Per-request timeout in milliseconds (default 10000). */
     public static final String REQUEST_TIMEOUT_MS = "schema.registry.request.timeout.ms";
+    /** Wait before the first retry in milliseconds, doubled per retry with jitter (default 100). */
+    public static final String RETRY_BACKOFF_MS = "schema.registry.retry.backoff.ms";
+    /** Cap of the wait between retries in milliseconds (default 5000). */
+    public static final String RETRY_BACKOFF_MAX_MS = "schema.registry.retry.backoff.max.ms";
+    /** How long a subject's latest version is reused before the registry is asked again (default 30000). */
+    public static final String LATEST_CACHE_TTL_MS = "schema.registry.latest.cache.ttl.ms";
 
     public static final String MOCK_SCHEME = "mock://";
 
