@@ -255,4 +255,28 @@ class SinkAppIT {
         await().atMost(PATIENCE).until(() -> committed() == 1);
         assertThat(pagerDuty.violations()).isEmpty();
     }
+
+    @Test
+    void closingDuringARetryAbandonsItUncommittedAndTheNextStartDeliversIt() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        pagerDuty.respondWhen(e -> down.get(), 503, "{\"status\":\"unavailable\"}");
+        SinkApp first = start(KafkaConsumer::new);
+        produce(Alerts.firing("tg-outage"));
+        await().atMost(PATIENCE).until(() -> pagerDuty.statusesSent().size() >= 2);
+
+        long closing = System.nanoTime();
+        first.close();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("grace period of 2 s, then abandoned")
+                .isLessThan(Duration.ofSeconds(15));
+        assertThat(committed()).isZero();
+        assertThat(pagerDuty.accepted()).isEmpty();
+
+        down.set(false);
+        start(KafkaConsumer::new);
+
+        await().atMost(PATIENCE).until(() -> pagerDuty.accepted().size() == 1);
+        assertThat(actions(pagerDuty.accepted())).containsExactly("trigger correlated_failure/tg-outage");
+        await().atMost(PATIENCE).until(() -> committed() == 1);
+    }
 }
