@@ -1,0 +1,224 @@
+package io.hcwatch.sink;
+
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.observability.EndpointServer;
+import io.hcwatch.serde.SpecificAvroDeserializer;
+import io.hcwatch.serde.SpecificAvroSerializer;
+import io.hcwatch.sink.consume.AlertConsumer;
+import io.hcwatch.sink.consume.AlertRecordHandler;
+import io.hcwatch.sink.consume.DeadLetterWriter;
+import io.hcwatch.sink.notify.DeliveryMetrics;
+import io.hcwatch.sink.notify.JsonLinesNotifier;
+import io.hcwatch.sink.notify.Notifier;
+import io.hcwatch.sink.notify.RetryPolicy;
+import io.hcwatch.sink.notify.RetryingNotifier;
+import io.hcwatch.sink.notify.Sleeper;
+import io.hcwatch.sink.notify.pagerduty.PagerDutyNotifier;
+import io.hcwatch.sink.notify.pagerduty.Route;
+import io.hcwatch.sink.notify.pagerduty.Router;
+import io.hcwatch.sink.notify.pagerduty.RoutingKey;
+import io.hcwatch.sink.notify.pagerduty.RoutingKeyLoader;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The alert sink as one object: reads the alerts topic and delivers each alert to PagerDuty and/or
+ * stdout, dead-lettering what cannot be delivered, with {@code /metrics}, {@code /health} and
+ * {@code /ready}. The constructor checks the whole configuration (and that every routing key can be
+ * read) without connecting anywhere; {@link #start()} connects.
+ */
+public final class SinkApp implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SinkApp.class);
+    public static final String DEAD_LETTER_SOURCE = "alerts";
+
+    private final SinkConfig config;
+    private final Router router;
+    private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory;
+    private final PrintStream stdout;
+    private final Clock clock = Clock.systemUTC();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    private Producer<byte[], byte[]> producer;
+    private AlertConsumer consumer;
+    private Thread consumerThread;
+    private EndpointServer endpoints;
+    private JvmGcMetrics gcMetrics;
+
+    /** @throws SinkConfigException when a key is missing or wrong, or a routing key cannot be read */
+    public SinkApp(Properties properties) {
+        this(properties, System::getenv, KafkaConsumer::new, System.out);
+    }
+
+    /** For tests and embedders: where routing keys are looked up, how the consumer is made, where stdout goes. */
+    SinkApp(Properties properties, UnaryOperator<String> environment,
+            Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory, PrintStream stdout) {
+        this.config = SinkConfig.from(properties);
+        this.router = config.pagerDutyEnabled() ? router(config.pagerDuty(), new RoutingKeyLoader(environment)) : null;
+        this.consumerFactory = consumerFactory;
+        this.stdout = stdout;
+    }
+
+    public synchronized void start() {
+        if (consumer != null) {
+            throw new IllegalStateException("already started");
+        }
+        bindJvmMetrics();
+        DeliveryMetrics metrics = new DeliveryMetrics(registry);
+        producer = new KafkaProducer<>(producerConfig());
+        SpecificAvroSerializer<DeadLetter> deadLetterSerializer = new SpecificAvroSerializer<>();
+        deadLetterSerializer.configure(config.serdeConfig(), false);
+        SpecificAvroDeserializer<Alert> alertDeserializer = new SpecificAvroDeserializer<>(Alert.class);
+        alertDeserializer.configure(config.serdeConfig(), false);
+        // source is a category like the telemetry DLQ's (alb, haproxy, ...), not the possibly renamed topic.
+        DeadLetterWriter deadLetters = new DeadLetterWriter(producer, deadLetterSerializer, config.deadLetterTopic(),
+                DEAD_LETTER_SOURCE, clock, Duration.ofMinutes(2));
+        AlertRecordHandler handler = new AlertRecordHandler(alertDeserializer, notifiers(metrics), deadLetters, metrics, clock);
+        consumer = new AlertConsumer(consumerFactory.apply(consumerConfig()), config.alertsTopic(), handler,
+                config.deliveryThreads(), config.shutdownGrace(), config.failureBackoff(), clock);
+        consumerThread = new Thread(consumer, "hcwatch-sink-consumer");
+        consumerThread.start();
+        if (config.metricsPort() != SinkConfig.METRICS_OFF) {
+            endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady);
+            LOG.info("serving /metrics, /health and /ready on {}:{}", config.metricsHost(), endpoints.port());
+        }
+        LOG.info("alert sink started: {} -> {} (dead letters to {})", config.alertsTopic(), config.sinks(), config.deadLetterTopic());
+    }
+
+    /** Ready while the consumer is polling. */
+    public boolean isReady() {
+        AlertConsumer current = consumer;
+        return current != null && current.isRunning();
+    }
+
+    /** The port serving the endpoints (useful with {@code metrics.port=0}); -1 when they are off or not started. */
+    public int metricsPort() {
+        return endpoints == null ? SinkConfig.METRICS_OFF : endpoints.port();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public SinkConfig config() {
+        return config;
+    }
+
+    /** Stops consuming, lets in-flight deliveries finish within {@code shutdown.grace.ms}, commits what was delivered. */
+    @Override
+    public synchronized void close() {
+        if (endpoints != null) {
+            endpoints.close();
+            endpoints = null;
+        }
+        if (consumer != null) {
+            consumer.close();
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(10));
+            producer = null;
+        }
+        if (gcMetrics != null) {
+            gcMetrics.close();
+            gcMetrics = null;
+        }
+        registry.close();
+    }
+
+    private List<Notifier> notifiers(DeliveryMetrics metrics) {
+        SinkConfig.Retry retry = config.retry();
+        RetryPolicy policy = new RetryPolicy(retry.maxAttempts(), retry.maxElapsed(), retry.initialBackoff(), retry.maxBackoff());
+        List<Notifier> notifiers = new ArrayList<>();
+        if (config.pagerDutyEnabled()) {
+            SinkConfig.PagerDuty pd = config.pagerDuty();
+            PagerDutyNotifier pagerDuty = new PagerDutyNotifier(new PagerDutyNotifier.Settings(pd.endpoint(), pd.client(),
+                    pd.requestTimeout(), pd.eventsPerMinute(), pd.burst()), router, clock, Sleeper.SYSTEM);
+            notifiers.add(new RetryingNotifier(pagerDuty, policy, metrics));
+        }
+        if (config.stdoutEnabled()) {
+            notifiers.add(new RetryingNotifier(new JsonLinesNotifier(stdout), policy, metrics));
+        }
+        return notifiers;
+    }
+
+    private static Router router(SinkConfig.PagerDuty pd, RoutingKeyLoader loader) {
+        RoutingKey defaultKey = load(loader, "pagerduty.routing.key.env", pd.routingKeyEnv());
+        List<Route> routes = new ArrayList<>();
+        for (SinkConfig.RouteConfig route : pd.routes()) {
+            RoutingKey key = load(loader, "pagerduty.route." + route.name() + ".routing.key.env", route.routingKeyEnv());
+            routes.add(Route.of(route.name(), route.types(), route.severities(), route.targetGroupGlob(), key));
+        }
+        return new Router(routes, defaultKey);
+    }
+
+    private static RoutingKey load(RoutingKeyLoader loader, String configKey, String variable) {
+        try {
+            return loader.load(variable);
+        } catch (IllegalArgumentException e) {
+            throw new SinkConfigException(configKey, e.getMessage());
+        }
+    }
+
+    private Map<String, Object> consumerConfig() {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "hcwatch-alert-sink");
+        props.putAll(config.consumerOverrides());
+        // Offsets are committed by hand after delivery; auto-commit would commit alerts that never reached anyone.
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return props;
+    }
+
+    private Map<String, Object> producerConfig() {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "hcwatch-alert-sink-dlq");
+        props.putAll(config.producerOverrides());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return props;
+    }
+
+    private void bindJvmMetrics() {
+        new ClassLoaderMetrics().bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        gcMetrics = new JvmGcMetrics();
+        gcMetrics.bindTo(registry);
+    }
+}

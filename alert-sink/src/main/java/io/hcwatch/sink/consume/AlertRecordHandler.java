@@ -1,0 +1,93 @@
+package io.hcwatch.sink.consume;
+
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.sink.notify.DeliveryMetrics;
+import io.hcwatch.sink.notify.DeliveryResult;
+import io.hcwatch.sink.notify.Notifier;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes one record of the alerts topic to its end: delivered to every receiver, or written to the
+ * dead-letter topic. When this returns normally the record may be committed; when it throws, it
+ * must not be.
+ *
+ * <p>The receivers are expected to retry on their own ({@code RetryingNotifier}), so any result
+ * other than delivered is final here.
+ */
+public final class AlertRecordHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AlertRecordHandler.class);
+
+    private final Deserializer<Alert> deserializer;
+    private final List<Notifier> notifiers;
+    private final DeadLetterWriter deadLetters;
+    private final DeliveryMetrics metrics;
+    private final Clock clock;
+
+    public AlertRecordHandler(Deserializer<Alert> deserializer, List<Notifier> notifiers, DeadLetterWriter deadLetters,
+            DeliveryMetrics metrics, Clock clock) {
+        this.deserializer = deserializer;
+        this.notifiers = List.copyOf(notifiers);
+        this.deadLetters = deadLetters;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    public void handle(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
+        Alert alert;
+        try {
+            alert = record.value() == null ? null : deserializer.deserialize(record.topic(), record.value());
+        } catch (RuntimeException e) {
+            deadLetter(record, "undecodable", describe(e));
+            return;
+        }
+        if (alert == null) {
+            deadLetter(record, "undecodable", "record has no value");
+            return;
+        }
+        List<String> errors = new ArrayList<>();
+        String firstReason = null;
+        for (Notifier notifier : notifiers) {
+            Instant start = clock.instant();
+            DeliveryResult result = notifier.deliver(alert);
+            Duration latency = Duration.between(start, clock.instant());
+            if (result instanceof DeliveryResult.Delivered) {
+                metrics.delivered(notifier.name(), alert.getType(), latency);
+                LOG.debug("{}: delivered {} {} ({} ms)", notifier.name(), alert.getStatus(), alert.getDedupKey(), latency.toMillis());
+                continue;
+            }
+            DeliveryResult.Permanent failure = result instanceof DeliveryResult.Retryable r
+                    ? new DeliveryResult.Permanent(r.reason(), r.statusClass(), r.detail())
+                    : (DeliveryResult.Permanent) result;
+            metrics.deadLettered(notifier.name(), failure.statusClass(), latency);
+            firstReason = firstReason == null ? failure.reason() : firstReason;
+            errors.add(notifier.name() + ": " + failure.responseBody());
+        }
+        if (firstReason != null) {
+            LOG.warn("dead-lettering {} {} ({}): {}", alert.getStatus(), alert.getDedupKey(), firstReason, String.join("; ", errors));
+            deadLetters.write(record, firstReason, String.join("; ", errors));
+        }
+    }
+
+    private void deadLetter(ConsumerRecord<byte[], byte[]> record, String reason, String error) throws InterruptedException {
+        LOG.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(), reason, error);
+        metrics.deadLettered("none", reason, null);
+        deadLetters.write(record, reason, error);
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder text = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            text.append(" <- ").append(cause.getClass().getSimpleName()).append(": ").append(cause.getMessage());
+        }
+        return text.toString();
+    }
+}

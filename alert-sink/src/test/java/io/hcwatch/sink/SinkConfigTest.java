@@ -1,0 +1,107 @@
+package io.hcwatch.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hcwatch.avro.v1.Severity;
+import java.io.PrintStream;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class SinkConfigTest {
+
+    private static Properties minimal() {
+        Properties props = new Properties();
+        props.setProperty("bootstrap.servers", "localhost:9092");
+        props.setProperty("schema.registry.url", "mock://config-test");
+        return props;
+    }
+
+    @Test
+    void fillsInTheDocumentedDefaults() {
+        SinkConfig config = SinkConfig.from(minimal());
+
+        assertThat(config.groupId()).isEqualTo("hcwatch-alert-sink");
+        assertThat(config.alertsTopic()).isEqualTo("alerts");
+        assertThat(config.deadLetterTopic()).isEqualTo("alerts-dlq");
+        assertThat(config.sinks()).containsExactly("pagerduty");
+        assertThat(config.pagerDuty().endpoint()).isEqualTo("https://events.pagerduty.com");
+        assertThat(config.pagerDuty().routingKeyEnv()).isEqualTo("PAGERDUTY_ROUTING_KEY");
+        assertThat(config.pagerDuty().eventsPerMinute()).isEqualTo(120);
+        assertThat(config.retry().maxElapsed()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(config.metricsPort()).isEqualTo(9404);
+    }
+
+    @Test
+    void readsRoutesAndClientOverrides() {
+        Properties props = minimal();
+        props.setProperty("sinks", "pagerduty, stdout");
+        props.setProperty("pagerduty.routes", "db");
+        props.setProperty("pagerduty.route.db.types", "correlated_failure,zonal_failure");
+        props.setProperty("pagerduty.route.db.severities", "critical");
+        props.setProperty("pagerduty.route.db.target.group", "prod-db-*");
+        props.setProperty("pagerduty.route.db.routing.key.env", "PD_DB_KEY");
+        props.setProperty("kafka.security.protocol", "SSL");
+        props.setProperty("kafka.consumer.max.poll.records", "50");
+        props.setProperty("kafka.producer.linger.ms", "0");
+
+        SinkConfig config = SinkConfig.from(props);
+
+        assertThat(config.sinks()).containsExactly("pagerduty", "stdout");
+        assertThat(config.pagerDuty().routes()).containsExactly(new SinkConfig.RouteConfig("db",
+                Set.of("correlated_failure", "zonal_failure"), Set.of(Severity.critical), "prod-db-*", "PD_DB_KEY"));
+        assertThat(config.consumerOverrides()).isEqualTo(Map.of("security.protocol", "SSL", "max.poll.records", "50"));
+        assertThat(config.producerOverrides()).isEqualTo(Map.of("security.protocol", "SSL", "linger.ms", "0"));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "bootstrap.servers          |                 | config key 'bootstrap.servers': is required",
+            "sinks                      | email           | config key 'sinks': unknown sink 'email', expected pagerduty and/or stdout",
+            "retry.max.attempts         | three           | config key 'retry.max.attempts': expected an integer, got 'three'",
+            "retry.max.elapsed.ms       | -1              | config key 'retry.max.elapsed.ms': expected milliseconds >= 0, got -1",
+            "metrics.port               | 70000           | config key 'metrics.port': expected 0-65535 (0 = any free port) or -1 (off), got 70000",
+            "pagerduty.endpoint         | events.pagerduty.com | config key 'pagerduty.endpoint': expected an http(s) URL like https://events.pagerduty.com, got 'events.pagerduty.com'",
+            "pagerduty.rate.limit.burst | 500             | config key 'pagerduty.rate.limit.burst': must be below pagerduty.rate.limit.per.minute (120), got 500",
+            "pagerduty.rate.limit.per.minte | 60          | config key 'pagerduty.rate.limit.per.minte': unknown key (see alert-sink/README.md for the keys)",
+            "pagerduty.route.db.types   | client_flood    | config key 'pagerduty.route.db.types': route 'db' is not listed in pagerduty.routes",
+    })
+    void aBadValueFailsWithOneLineNamingTheKey(String key, String value, String message) {
+        Properties props = minimal();
+        props.setProperty(key, value == null ? "" : value);
+
+        assertThatThrownBy(() -> SinkConfig.from(props)).isInstanceOf(SinkConfigException.class).hasMessage(message);
+    }
+
+    @Test
+    void aRouteNeedsTheVariableThatHoldsItsKey() {
+        Properties props = minimal();
+        props.setProperty("pagerduty.routes", "edge");
+        props.setProperty("pagerduty.route.edge.types", "client_flood");
+
+        assertThatThrownBy(() -> SinkConfig.from(props)).hasMessage("config key 'pagerduty.route.edge.routing.key.env': is required");
+    }
+
+    @Test
+    void aMissingRoutingKeyFailsAtConstructionNamingTheConfigKeyAndTheVariable() {
+        assertThatThrownBy(() -> new SinkApp(minimal(), Map.<String, String>of()::get, p -> null,
+                new PrintStream(new ByteArrayOutputStream(), true)))
+                .isInstanceOf(SinkConfigException.class)
+                .hasMessage("config key 'pagerduty.routing.key.env': no PagerDuty routing key: set PAGERDUTY_ROUTING_KEY or PAGERDUTY_ROUTING_KEY_FILE");
+    }
+
+    @Test
+    void theStdoutSinkAloneNeedsNoRoutingKey() {
+        Properties props = minimal();
+        props.setProperty("sinks", "stdout");
+
+        assertThat(new SinkApp(props, Map.<String, String>of()::get, p -> null, new PrintStream(new ByteArrayOutputStream(), true))
+                .config().stdoutEnabled()).isTrue();
+    }
+}
