@@ -58,16 +58,7 @@ class SinkAppIT {
 
     @BeforeAll
     static void startKafka() {
-        // TestKafkaCluster's defaults pass these as Integer, which Kafka 4.3 refuses for short-typed settings;
-        // the same values as strings parse. Remove once test-support is fixed.
-        kafka = TestKafkaCluster.start(Map.of(
-                "offsets.topic.replication.factor", "1",
-                "offsets.topic.num.partitions", "4",
-                "transaction.state.log.replication.factor", "1",
-                "transaction.state.log.min.isr", "1",
-                "share.coordinator.state.topic.replication.factor", "1",
-                "share.coordinator.state.topic.min.isr", "1",
-                "group.initial.rebalance.delay.ms", "0"));
+        kafka = TestKafkaCluster.start();
     }
 
     @AfterAll

@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /** Serde of {@link Envelope}: one kind byte, then the record in Avro binary. Thread-safe. */
-public final class EnvelopeSerde implements Serde<Envelope>, Serializer<Envelope>, Deserializer<Envelope> {
+public final class EnvelopeSerde implements Serde<Envelope> {
 
     private final Map<Envelope.Kind, SpecificDatumWriter<SpecificRecord>> writers = new EnumMap<>(Envelope.Kind.class);
     private final Map<Envelope.Kind, SpecificDatumReader<SpecificRecord>> readers = new EnumMap<>(Envelope.Kind.class);
@@ -29,7 +29,6 @@ public final class EnvelopeSerde implements Serde<Envelope>, Serializer<Envelope
         }
     }
 
-    @Override
     public byte[] serialize(String topic, Envelope e) {
         if (e == null) {
             return null;
@@ -46,7 +45,6 @@ public final class EnvelopeSerde implements Serde<Envelope>, Serializer<Envelope
         }
     }
 
-    @Override
     public Envelope deserialize(String topic, byte[] data) {
         if (data == null) {
             return null;
@@ -62,11 +60,11 @@ public final class EnvelopeSerde implements Serde<Envelope>, Serializer<Envelope
 
     @Override
     public Serializer<Envelope> serializer() {
-        return this;
+        return this::serialize;
     }
 
     @Override
     public Deserializer<Envelope> deserializer() {
-        return this;
+        return this::deserialize;
     }
 }

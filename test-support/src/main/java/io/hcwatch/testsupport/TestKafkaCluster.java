@@ -36,15 +36,16 @@ public final class TestKafkaCluster implements AutoCloseable {
                             .setNumBrokerNodes(1)
                             .setNumControllerNodes(1)
                             .build());
-            Map.<String, Object>of(
-                    "offsets.topic.replication.factor", 1,
-                    "offsets.topic.num.partitions", 4,
-                    "transaction.state.log.replication.factor", 1,
-                    "transaction.state.log.min.isr", 1,
-                    "share.coordinator.state.topic.replication.factor", 1,
-                    "share.coordinator.state.topic.min.isr", 1,
-                    "group.initial.rebalance.delay.ms", 0,
-                    "auto.create.topics.enable", false)
+            // strings, not numbers: the broker's config parser rejects an Integer for its short-typed settings
+            Map.of(
+                    "offsets.topic.replication.factor", "1",
+                    "offsets.topic.num.partitions", "4",
+                    "transaction.state.log.replication.factor", "1",
+                    "transaction.state.log.min.isr", "1",
+                    "share.coordinator.state.topic.replication.factor", "1",
+                    "share.coordinator.state.topic.min.isr", "1",
+                    "group.initial.rebalance.delay.ms", "0",
+                    "auto.create.topics.enable", "false")
                     .forEach(builder::setConfigProp);
             brokerOverrides.forEach(builder::setConfigProp);
             KafkaClusterTestKit kit = builder.build();

@@ -1,0 +1,41 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.parse.ParseResult;
+import io.hcwatch.serde.SpecificAvroDeserializer;
+import io.hcwatch.serde.WireFormat;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * Topics that take a record either in Confluent's wire format (magic byte 0) or as JSON: the
+ * first byte tells them apart, since JSON never starts with a zero byte.
+ */
+public final class AvroOrJsonDecoder<T extends SpecificRecord> implements Decoder {
+
+    private final SpecificAvroDeserializer<T> avro;
+    private final Function<byte[], ParseResult<T>> json;
+    private final String topicForErrors;
+
+    public AvroOrJsonDecoder(Class<T> type, Map<String, ?> serdeConfig, Function<byte[], ParseResult<T>> json, String topic) {
+        this.avro = new SpecificAvroDeserializer<>(type);
+        this.avro.configure(serdeConfig, false);
+        this.json = json;
+        this.topicForErrors = topic;
+    }
+
+    @Override
+    public ParseResult<T> decode(byte[] raw) {
+        if (raw.length > 0 && raw[0] == WireFormat.MAGIC_BYTE) {
+            try {
+                return ParseResult.ok(avro.deserialize(topicForErrors, raw));
+            } catch (SerializationException e) {
+                return ParseResult.rejected("bad_avro", e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
+            } catch (RuntimeException e) {
+                return ParseResult.rejected("bad_avro", "could not read the Avro value: " + e);
+            }
+        }
+        return json.apply(raw);
+    }
+}

@@ -1,0 +1,21 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.config.Settings;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+
+/**
+ * Everything the topology is built from.
+ *
+ * @param decoders    how each input's raw values become records
+ * @param serdeConfig schema.registry.url and friends, for the Avro topics (alerts, dead letters)
+ * @param liveClock   advance detectors on the wall clock when input stops (live); off for replay
+ */
+public record TopologyConfig(
+        Topics topics,
+        Settings settings,
+        Map<Source, Decoder> decoders,
+        Map<String, ?> serdeConfig,
+        MeterRegistry meterRegistry,
+        boolean liveClock) {
+}

@@ -1,0 +1,163 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.alert.AlertFactory;
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.fleet.FleetMonitor;
+import io.hcwatch.detect.fleet.FleetState;
+import io.hcwatch.detect.flood.FloodMonitor;
+import io.hcwatch.detect.flood.FloodState;
+import io.hcwatch.detect.slots.HostState;
+import io.hcwatch.detect.slots.SlotMonitor;
+import io.hcwatch.metrics.FleetGauges;
+import io.hcwatch.metrics.PipelineMetrics;
+import io.hcwatch.serde.SpecificAvroSerde;
+import io.hcwatch.topology.Routed.Destination;
+import io.hcwatch.topology.state.JsonStateCodec;
+import io.hcwatch.topology.state.WriteBehindStoreBuilder;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+
+/**
+ * Builds hcwatch's Kafka Streams topology. Per input topic: decode, dead-letter what does not
+ * decode, sum access logs per second; then one repartition per monitor (target groups, HAProxy
+ * hosts, client scopes) and the monitors, whose alerts go to the alerts topic keyed by
+ * dedup_key. Every processor, store and internal topic is named, so names stay stable across
+ * versions and the topology can run with {@code ensure.explicit.internal.resource.naming}.
+ */
+public final class TopologyFactory {
+
+    public static final String FLEET_STORE = "fleet-state";
+    public static final String HOST_STORE = "host-state";
+    public static final String FLOOD_STORE = "flood-state";
+
+    private TopologyFactory() {
+    }
+
+    /** The store holding an access-log source's not-yet-sent traffic summaries. */
+    public static String pendingStore(Source source) {
+        return "pending-" + source.id();
+    }
+
+    public static Topology build(TopologyConfig config) {
+        return build(config, new Stages(config)).build();
+    }
+
+    static StreamsBuilder build(TopologyConfig config, Stages stages) {
+        StreamsBuilder builder = new StreamsBuilder();
+        Settings settings = config.settings();
+        int capacity = settings.integer("flood.capacity");
+        for (Source s : Source.values()) {
+            if (s.isAccessLog()) {
+                builder.addStateStore(WriteBehindStoreBuilder.inMemory(pendingStore(s), new TrafficCombinerCodec(capacity)));
+            }
+        }
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLEET_STORE, new JsonStateCodec<>(FleetState.class)));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, new JsonStateCodec<>(HostState.class)));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLOOD_STORE, new JsonStateCodec<>(FloodState.class, FloodState::settle)));
+
+        SpecificAvroSerde<DeadLetter> deadLetterSerde = SpecificAvroSerde.forValues(DeadLetter.class, config.serdeConfig());
+        SpecificAvroSerde<Alert> alertSerde = SpecificAvroSerde.forValues(Alert.class, config.serdeConfig());
+        EnvelopeSerde envelopes = new EnvelopeSerde();
+
+        Map<Destination, KStream<String, Envelope>> toMonitors = new EnumMap<>(Destination.class);
+        for (Source s : Source.values()) {
+            KStream<byte[], byte[]> raw = builder.stream(config.topics().input(s),
+                    Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
+                            .withTimestampExtractor(new SafeTimestampExtractor())
+                            .withName("read-" + s.id()));
+            KStream<String, Routed> routed = s.isAccessLog()
+                    ? raw.process(() -> stages.ingest(s), Named.as("ingest-" + s.id()), pendingStore(s))
+                    : raw.process(() -> stages.ingest(s), Named.as("ingest-" + s.id()));
+            String prefix = "route-" + s.id() + "-";
+            Map<String, KStream<String, Routed>> branches = routed.split(Named.as(prefix))
+                    .branch((k, v) -> v.destination() == Destination.FLEET, Branched.as("fleet"))
+                    .branch((k, v) -> v.destination() == Destination.HOST, Branched.as("host"))
+                    .branch((k, v) -> v.destination() == Destination.FLOOD, Branched.as("flood"))
+                    .defaultBranch(Branched.as("dead"));
+            branches.get(prefix + "dead")
+                    .mapValues(Routed::deadLetter, Named.as("dead-letter-" + s.id()))
+                    .to(config.topics().deadLetters(), Produced.with(Serdes.String(), deadLetterSerde)
+                            .withName("write-dead-letters-" + s.id()));
+            for (Destination d : new Destination[] {Destination.FLEET, Destination.HOST, Destination.FLOOD}) {
+                String name = d.name().toLowerCase(java.util.Locale.ROOT);
+                KStream<String, Envelope> envelopesOut = branches.get(prefix + name)
+                        .mapValues(Routed::envelope, Named.as("envelope-" + s.id() + "-" + name));
+                toMonitors.merge(d, envelopesOut, (a, b) -> a.merge(b, Named.as("merge-" + name + "-" + s.id())));
+            }
+        }
+        KStream<String, Alert> fleetAlerts = repartition(toMonitors.get(Destination.FLEET), "fleet", envelopes)
+                .process(stages::fleet, Named.as("monitor-fleet"), FLEET_STORE);
+        KStream<String, Alert> hostAlerts = repartition(toMonitors.get(Destination.HOST), "host", envelopes)
+                .process(stages::host, Named.as("monitor-host"), HOST_STORE);
+        KStream<String, Alert> floodAlerts = repartition(toMonitors.get(Destination.FLOOD), "flood", envelopes)
+                .process(stages::flood, Named.as("monitor-flood"), FLOOD_STORE);
+        fleetAlerts.merge(hostAlerts, Named.as("merge-alerts-host"))
+                .merge(floodAlerts, Named.as("merge-alerts-flood"))
+                .to(config.topics().alerts(), Produced.with(Serdes.String(), alertSerde).withName("write-alerts"));
+        return builder;
+    }
+
+    private static KStream<String, Envelope> repartition(KStream<String, Envelope> in, String name, EnvelopeSerde serde) {
+        return in.repartition(Repartitioned.<String, Envelope>as(name).withKeySerde(Serdes.String()).withValueSerde(serde));
+    }
+
+    /** Creates the processors; one instance per topology, shared monitors are stateless. */
+    public static final class Stages {
+        private final TopologyConfig config;
+        private final PipelineMetrics metrics;
+        private final FleetGauges gauges;
+        private final FleetMonitor fleetMonitor;
+        private final SlotMonitor slotMonitor;
+        private final FloodMonitor floodMonitor;
+        private final AlertFactory alertFactory;
+        private final Duration step;
+
+        public Stages(TopologyConfig config) {
+            this.config = config;
+            Settings settings = config.settings();
+            this.metrics = new PipelineMetrics(config.meterRegistry());
+            this.gauges = new FleetGauges(config.meterRegistry(), settings);
+            this.fleetMonitor = new FleetMonitor(settings);
+            this.slotMonitor = new SlotMonitor(settings);
+            this.floodMonitor = new FloodMonitor(settings);
+            this.alertFactory = new AlertFactory(settings.text("alert.runbook-base"));
+            this.step = settings.duration("eval.step");
+        }
+
+        public IngestProcessor ingest(Source s) {
+            Decoder decoder = config.decoders().get(s);
+            if (decoder == null) {
+                throw new IllegalStateException("no decoder configured for " + s.id());
+            }
+            return new IngestProcessor(s, decoder, metrics, s.isAccessLog() ? pendingStore(s) : null,
+                    config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"));
+        }
+
+        public MonitorProcessor<FleetState> fleet() {
+            return new MonitorProcessor<>(new FleetAdapter(fleetMonitor, gauges::publish), FLEET_STORE, alertFactory, metrics,
+                    step, config.liveClock() && config.settings().flag("silence.enabled"));
+        }
+
+        public MonitorProcessor<HostState> host() {
+            return new MonitorProcessor<>(new HostAdapter(slotMonitor, gauges::publish), HOST_STORE, alertFactory, metrics,
+                    step, config.liveClock() && config.settings().flag("silence.enabled"));
+        }
+
+        public MonitorProcessor<FloodState> flood() {
+            return new MonitorProcessor<>(new FloodAdapter(floodMonitor), FLOOD_STORE, alertFactory, metrics,
+                    step, config.liveClock() && config.settings().flag("silence.enabled"));
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.hcwatch.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.config.Settings;
+import io.hcwatch.parse.ParseResult;
+import io.hcwatch.registry.InMemorySchemaRegistry;
+import io.hcwatch.serde.SpecificAvroSerde;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class TopologyFactoryTest {
+
+    private static final String SCOPE = "topology-factory-test";
+    private static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
+    private final Map<String, Object> serdeConfig = Map.of("schema.registry.url", "mock://" + SCOPE);
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> health;
+    private TestOutputTopic<String, Alert> alerts;
+    private TestOutputTopic<String, DeadLetter> deadLetters;
+    private SpecificAvroSerde<HealthCheckResult> healthSerde;
+
+    @BeforeEach
+    void start() {
+        Map<Source, Decoder> decoders = new EnumMap<>(Source.class);
+        for (Source s : Source.values()) {
+            decoders.put(s, raw -> ParseResult.rejected("not_json", "this test sends Avro only"));
+        }
+        decoders.put(Source.HEALTH, new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
+                raw -> ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results"));
+        TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults(), decoders, serdeConfig,
+                new SimpleMeterRegistry(), false);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "hcwatch-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(TopologyFactory.build(config), props);
+        health = driver.createInputTopic("health-check-results", Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+        healthSerde = SpecificAvroSerde.forValues(HealthCheckResult.class, serdeConfig);
+        alerts = driver.createOutputTopic("alerts", Serdes.String().deserializer(),
+                SpecificAvroSerde.forValues(Alert.class, serdeConfig).deserializer());
+        deadLetters = driver.createOutputTopic("telemetry-dlq", Serdes.String().deserializer(),
+                SpecificAvroSerde.forValues(DeadLetter.class, serdeConfig).deserializer());
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+        InMemorySchemaRegistry.dropScope(SCOPE);
+    }
+
+    private void check(String target, String az, long ts, boolean ok) {
+        HealthCheckResult r = HealthCheckResult.newBuilder()
+                .setTs(Instant.ofEpochMilli(ts)).setSource("alb").setTargetGroup("prod-web-tg").setTarget(target).setAz(az)
+                .setOutcome(ok ? CheckOutcome.pass : CheckOutcome.timeout).setLatencyMs(ok ? 100 : 2000)
+                .setState(ok ? TargetState.healthy : TargetState.unhealthy).setReason(ok ? null : "Target.Timeout").build();
+        health.pipeInput(null, healthSerde.serializer().serialize("health-check-results", r), Instant.ofEpochMilli(ts));
+    }
+
+    @Test
+    void correlatedFailureFiresAndResolvesThroughTheWholeTopologyKeyedByDedupKey() {
+        for (long s = T0; s < T0 + 60_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                check("i-" + i, "us-east-1" + "abc".charAt(i % 3), s + i, true);
+            }
+        }
+        for (long s = T0 + 60_000; s < T0 + 90_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                check("i-" + i, "us-east-1" + "abc".charAt(i % 3), s + i, i >= 3);
+            }
+        }
+        for (long s = T0 + 90_000; s < T0 + 180_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                check("i-" + i, "us-east-1" + "abc".charAt(i % 3), s + i, true);
+            }
+        }
+        List<org.apache.kafka.streams.test.TestRecord<String, Alert>> out = alerts.readRecordsToList();
+        assertThat(out).extracting(r -> r.getValue().getType()).containsOnly("correlated_failure");
+        assertThat(out).extracting(r -> r.getValue().getStatus()).containsExactly(AlertStatus.firing, AlertStatus.resolved);
+        assertThat(out).allSatisfy(r -> assertThat(r.key()).isEqualTo("correlated_failure/prod-web-tg"));
+        assertThat(out.get(0).getValue().getRunbookUrl()).endsWith("/runbooks/correlated-failure.md");
+        assertThat(deadLetters.isEmpty()).isTrue();
+    }
+
+    @Test
+    void undecodableInputGoesToTheDeadLetterTopicWithItsBytesAndReason() {
+        byte[] junk = {0, 0, 0, 0, 99, 1, 2};
+        health.pipeInput(null, junk, Instant.ofEpochMilli(T0));
+        health.pipeInput(null, "{not json".getBytes(), Instant.ofEpochMilli(T0));
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).hasSize(2);
+        assertThat(dead.get(0).getSource()).isEqualTo("health");
+        assertThat(dead.get(0).getReason()).isEqualTo("bad_avro");
+        assertThat(dead.get(0).getTopic()).isEqualTo("health-check-results");
+        assertThat(dead.get(0).getOffset()).isZero();
+        assertThat(dead.get(0).getRaw().array()).isEqualTo(junk);
+        assertThat(dead.get(1).getReason()).isEqualTo("not_json");
+        assertThat(alerts.isEmpty()).isTrue();
+    }
+}
