@@ -1,0 +1,38 @@
+package io.hcwatch.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedKafkaBrokerIT {
+
+    @Test
+    void aFreshBrokerTakesARecordAndGivesItBack() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
+            broker.createTopics(1, List.of("t"));
+            try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                    new StringSerializer(), new StringSerializer())) {
+                p.send(new ProducerRecord<>("t", "k", "hello")).get();
+            }
+            try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                    "group.id", "g", "auto.offset.reset", "earliest"), new StringDeserializer(), new StringDeserializer())) {
+                c.subscribe(List.of("t"));
+                ConsumerRecords<String, String> records = ConsumerRecords.empty();
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (records.isEmpty() && System.nanoTime() < deadline) {
+                    records = c.poll(Duration.ofMillis(500));
+                }
+                assertThat(records.iterator().next().value()).isEqualTo("hello");
+            }
+        }
+    }
+}
