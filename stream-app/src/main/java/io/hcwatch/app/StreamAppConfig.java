@@ -1,0 +1,118 @@
+package io.hcwatch.app;
+
+import io.hcwatch.config.Settings;
+import io.hcwatch.topology.Source;
+import io.hcwatch.topology.Topics;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The stream app's configuration file (Java properties). Unknown keys are refused so a typo
+ * cannot silently fall back to a default. Keys:
+ * <ul>
+ *   <li>{@code bootstrap.servers}, {@code schema.registry.url} (required), {@code application.id}</li>
+ *   <li>{@code schema.registry.*}, {@code basic.auth.*}, {@code auto.register.schemas}: passed to the Avro serdes</li>
+ *   <li>{@code topic.<alb|alb-health|haproxy|health|config|alerts|dlq>}: topic names</li>
+ *   <li>{@code detect.<setting>}: any detector setting (README, "Configuration")</li>
+ *   <li>{@code streams.<kafka streams or client config>}: passed to Kafka Streams as is</li>
+ *   <li>{@code metrics.host}, {@code metrics.port}: the /metrics, /health, /ready endpoint</li>
+ *   <li>{@code state.dir}</li>
+ * </ul>
+ */
+public record StreamAppConfig(
+        String bootstrapServers,
+        String applicationId,
+        Map<String, Object> serdeConfig,
+        Topics topics,
+        Settings settings,
+        Map<String, Object> streamsOverrides,
+        String metricsHost,
+        int metricsPort,
+        String stateDir) {
+
+    private static final Set<String> PLAIN_KEYS = Set.of("bootstrap.servers", "schema.registry.url", "application.id",
+            "auto.register.schemas", "metrics.host", "metrics.port", "state.dir");
+
+    public static StreamAppConfig load(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + file + ": " + e.getMessage());
+        }
+        return from(p);
+    }
+
+    public static StreamAppConfig from(Properties p) {
+        Set<String> unknown = new TreeSet<>();
+        Map<String, String> detect = new LinkedHashMap<>();
+        Map<String, Object> serde = new LinkedHashMap<>();
+        Map<String, Object> streams = new LinkedHashMap<>();
+        Topics topics = Topics.defaults();
+        for (String key : p.stringPropertyNames()) {
+            String value = p.getProperty(key).trim();
+            if (key.startsWith("detect.")) {
+                detect.put(key.substring("detect.".length()), value);
+            } else if (key.startsWith("streams.")) {
+                streams.put(key.substring("streams.".length()), value);
+            } else if (key.startsWith("schema.registry.") || key.startsWith("basic.auth.") || key.equals("auto.register.schemas")) {
+                serde.put(key, value);
+            } else if (key.startsWith("topic.")) {
+                topics = withTopic(topics, key, value);
+            } else if (!PLAIN_KEYS.contains(key)) {
+                unknown.add(key);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new ConfigException("unknown config key" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
+        }
+        Settings settings;
+        try {
+            settings = Settings.defaults().with(detect);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("detect." + e.getMessage());
+        }
+        String bootstrap = required(p, "bootstrap.servers");
+        required(p, "schema.registry.url");
+        int port;
+        try {
+            port = Integer.parseInt(p.getProperty("metrics.port", "9403").trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("metrics.port must be a port number, got " + p.getProperty("metrics.port"));
+        }
+        return new StreamAppConfig(bootstrap, p.getProperty("application.id", "hcwatch").trim(), serde, topics, settings,
+                streams, p.getProperty("metrics.host", "0.0.0.0").trim(), port, p.getProperty("state.dir"));
+    }
+
+    private static Topics withTopic(Topics topics, String key, String value) {
+        String name = key.substring("topic.".length());
+        if (name.equals("alerts")) {
+            return topics.withAlerts(value);
+        }
+        if (name.equals("dlq")) {
+            return topics.withDeadLetters(value);
+        }
+        for (Source s : Source.values()) {
+            if (s.id().equals(name)) {
+                return topics.withInput(s, value);
+            }
+        }
+        throw new ConfigException("unknown topic key " + key + " (topic.alb, topic.alb-health, topic.haproxy, topic.health,"
+                + " topic.config, topic.alerts, topic.dlq)");
+    }
+
+    private static String required(Properties p, String key) {
+        String v = p.getProperty(key);
+        if (v == null || v.isBlank()) {
+            throw new ConfigException("missing required config key " + key);
+        }
+        return v.trim();
+    }
+}

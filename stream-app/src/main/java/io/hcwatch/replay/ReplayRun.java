@@ -1,0 +1,205 @@
+package io.hcwatch.replay;
+
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.AlbRequest;
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.config.Settings;
+import io.hcwatch.parse.ParseResult;
+import io.hcwatch.topology.Decoder;
+import io.hcwatch.topology.Decoders;
+import io.hcwatch.topology.Source;
+import io.hcwatch.topology.TopologyConfig;
+import io.hcwatch.topology.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * An offline backtest: reads files of every source, merges them into one event-time order
+ * (each file is taken to be in time order, as load balancers write them), and runs them through
+ * the topology's processors. Each line is decoded once: the merge needs its event time, and the
+ * processor reuses that very result.
+ */
+public final class ReplayRun {
+
+    private final ReplayInputs inputs;
+    private final Settings settings;
+    private final Clock clock;
+
+    public ReplayRun(ReplayInputs inputs, Settings settings, Clock clock) {
+        this.inputs = inputs;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** Runs to the end; alerts come back sorted by event time. Throws UncheckedIOException on an unreadable file. */
+    public List<Alert> run(Consumer<DeadLetter> deadLetters, ReplaySummary summary) {
+        Map<String, Object> serde = Map.of("schema.registry.url", "mock://hcwatch-replay");
+        Map<Source, Decoder> standard = Decoders.standard(Topics.defaults(), serde, clock);
+        Map<Source, Remembering> decoders = new EnumMap<>(Source.class);
+        standard.forEach((s, d) -> decoders.put(s, new Remembering(d)));
+        Map<Source, Decoder> forPipeline = new EnumMap<>(Source.class);
+        decoders.forEach(forPipeline::put);
+        List<Alert> alerts = new ArrayList<>();
+        ReplayPipeline pipeline = new ReplayPipeline(
+                new TopologyConfig(Topics.defaults(), settings, forPipeline, serde, new SimpleMeterRegistry(), false),
+                a -> {
+                    alerts.add(a);
+                    summary.alert(a.getType(), a.getStatus().name());
+                },
+                deadLetters);
+        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparingLong((Head h) -> h.eventTime).thenComparingLong(h -> h.order));
+        List<FileCursor> cursors = new ArrayList<>();
+        try {
+            long order = 0;
+            for (Map.Entry<Source, List<Path>> e : inputs.files().entrySet()) {
+                for (Path file : e.getValue()) {
+                    FileCursor c = new FileCursor(e.getKey(), file, decoders.get(e.getKey()), order++);
+                    cursors.add(c);
+                    Head h = c.next(summary);
+                    if (h != null) {
+                        heads.add(h);
+                    }
+                }
+            }
+            while (!heads.isEmpty()) {
+                Head h = heads.poll();
+                decoders.get(h.cursor.source).remember(h.raw, h.result);
+                pipeline.feed(h.cursor.source, h.raw, h.eventTime, h.cursor.file.toString(), h.line);
+                Head next = h.cursor.next(summary);
+                if (next != null) {
+                    heads.add(next);
+                }
+            }
+            pipeline.finish();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            for (FileCursor c : cursors) {
+                c.close();
+            }
+        }
+        alerts.sort(Comparator.comparing(Alert::getEventTime));
+        return alerts;
+    }
+
+    /** Event time of a decoded record, or -1 when it carries none. */
+    static long eventTime(SpecificRecord r) {
+        if (r instanceof AlbRequest a) {
+            return a.getTime().toEpochMilli();
+        } else if (r instanceof HaproxyRequest h) {
+            return h.getTs().toEpochMilli();
+        } else if (r instanceof HealthCheckResult h) {
+            return h.getTs().toEpochMilli();
+        } else if (r instanceof BackendEvent b) {
+            return b.getTs().toEpochMilli();
+        } else if (r instanceof LbConfig c) {
+            return c.getTs().toEpochMilli();
+        } else if (r instanceof TargetTraffic t) {
+            return t.getBucketStart();
+        }
+        return -1;
+    }
+
+    /** The next line of one file with its decoded form. */
+    private record Head(FileCursor cursor, byte[] raw, ParseResult<? extends SpecificRecord> result, long eventTime,
+                        long line, long order) {
+    }
+
+    private static final class FileCursor implements AutoCloseable {
+        final Source source;
+        final Path file;
+        final Decoder decoder;
+        final long order;
+        final LineReader reader;
+        long lastEventTime = Long.MIN_VALUE;
+
+        FileCursor(Source source, Path file, Decoder decoder, long order) throws IOException {
+            this.source = source;
+            this.file = file;
+            this.decoder = decoder;
+            this.order = order;
+            this.reader = new LineReader(file);
+        }
+
+        Head next(ReplaySummary summary) throws IOException {
+            while (true) {
+                byte[] raw = reader.next();
+                if (raw == null) {
+                    return null;
+                }
+                summary.read(source);
+                ParseResult<? extends SpecificRecord> result;
+                try {
+                    result = decoder.decode(raw);
+                } catch (RuntimeException e) {
+                    result = ParseResult.rejected("internal_error", "decoder failed: " + e);
+                }
+                long t = -1;
+                if (result instanceof ParseResult.Ok<? extends SpecificRecord> ok) {
+                    summary.outcome(source, 1);
+                    t = eventTime(ok.value());
+                } else if (result instanceof ParseResult.Rejected<? extends SpecificRecord>) {
+                    summary.outcome(source, 2);
+                } else {
+                    summary.outcome(source, 3);
+                }
+                if (t >= 0) {
+                    lastEventTime = Math.max(lastEventTime, t);
+                } else {
+                    // rejected lines keep their place in the file's time order
+                    t = lastEventTime == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : lastEventTime;
+                }
+                return new Head(this, raw, result, t, reader.lineNumber(), order);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                reader.close();
+            } catch (IOException ignored) {
+                // closing a file we only read
+            }
+        }
+    }
+
+    /** Hands the pipeline the result the merge already computed for the same bytes. */
+    private static final class Remembering implements Decoder {
+        private final Decoder inner;
+        private byte[] raw;
+        private ParseResult<? extends SpecificRecord> result;
+
+        Remembering(Decoder inner) {
+            this.inner = inner;
+        }
+
+        void remember(byte[] raw, ParseResult<? extends SpecificRecord> result) {
+            this.raw = raw;
+            this.result = result;
+        }
+
+        @Override
+        public ParseResult<? extends SpecificRecord> decode(byte[] value) {
+            if (value == raw) {
+                return result;
+            }
+            return inner.decode(value);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.hcwatch.topology;
+
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.parse.AlbAccessLogParser;
+import io.hcwatch.parse.AlbHealthCheckLogParser;
+import io.hcwatch.parse.HaproxyLogParser;
+import io.hcwatch.parse.HealthCheckResultJson;
+import io.hcwatch.parse.LbConfigJson;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
+
+/** The decoder of every input (SPEC section 2): log parsers for raw lines, Avro-or-JSON for records. */
+public final class Decoders {
+
+    private Decoders() {
+    }
+
+    /**
+     * @param serdeConfig registry settings for the Avro inputs
+     * @param clock       supplies the year for syslog timestamps that carry none
+     */
+    public static Map<Source, Decoder> standard(Topics topics, Map<String, ?> serdeConfig, Clock clock) {
+        Map<Source, Decoder> d = new EnumMap<>(Source.class);
+        AlbAccessLogParser alb = new AlbAccessLogParser();
+        AlbHealthCheckLogParser albHealth = new AlbHealthCheckLogParser();
+        HaproxyLogParser haproxy = new HaproxyLogParser(clock);
+        HealthCheckResultJson healthJson = new HealthCheckResultJson();
+        LbConfigJson configJson = new LbConfigJson();
+        d.put(Source.ALB, alb::parse);
+        d.put(Source.ALB_HEALTH, albHealth::parse);
+        d.put(Source.HAPROXY, haproxy::parse);
+        d.put(Source.HEALTH, new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig, healthJson::parse,
+                topics.input(Source.HEALTH)));
+        d.put(Source.CONFIG, new AvroOrJsonDecoder<>(LbConfig.class, serdeConfig, configJson::parse,
+                topics.input(Source.CONFIG)));
+        return d;
+    }
+}
