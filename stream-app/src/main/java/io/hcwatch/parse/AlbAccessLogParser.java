@@ -27,6 +27,13 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
             return ParseResult.rejected(RejectReason.EMPTY, "line is empty");
         }
         String text = stripLineEnd(line);
+        // the type comes first so that other ELB logs (NLB, Classic, connection logs) are named as such
+        int typeEnd = text.indexOf(' ');
+        String type = typeOf(text, 0, typeEnd < 0 ? text.length() : typeEnd);
+        if (type == null) {
+            return Rejections.reject(RejectReason.UNKNOWN_TYPE, "type (field 1)",
+                    text.substring(0, typeEnd < 0 ? text.length() : typeEnd), "one of http https h2 grpcs ws wss");
+        }
         int[] bounds = new int[2 * AlbFieldTokenizer.MAX_FIELDS];
         boolean[] quoted = new boolean[AlbFieldTokenizer.MAX_FIELDS];
         int count = AlbFieldTokenizer.tokenize(text, bounds, quoted);
@@ -35,11 +42,6 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
             return Rejections.reject(RejectReason.BAD_QUOTING, "quoted field at offset " + at,
                     text.substring(Math.max(0, at - 20), Math.min(text.length(), at + 20)),
                     "a closing quote followed by a space or the end of the line");
-        }
-        String type = typeOf(text, bounds[0], bounds[1]);
-        if (type == null) {
-            return Rejections.reject(RejectReason.UNKNOWN_TYPE, "type (field 1)",
-                    text.substring(bounds[0], bounds[1]), "one of http https h2 grpcs ws wss");
         }
         if (count < MIN_FIELDS) {
             return Rejections.reject(RejectReason.FIELD_COUNT, "line", text,
