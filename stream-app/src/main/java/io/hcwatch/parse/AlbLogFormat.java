@@ -92,6 +92,10 @@ public final class AlbLogFormat {
             out.append(r.getRequest());
             return;
         }
+        if (r.getRequestMethod() == null && r.getRequestUrl() == null && r.getRequestProtocol() == null) {
+            out.append('-');
+            return;
+        }
         orDash(out, r.getRequestMethod());
         out.append(' ');
         orDash(out, r.getRequestUrl());

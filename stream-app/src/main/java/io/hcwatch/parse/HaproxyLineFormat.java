@@ -47,7 +47,7 @@ public final class HaproxyLineFormat {
         switch (r.getFormat()) {
             case error -> out.append('/').append(r.getBind()).append(": ").append(r.getError() == null ? "" : r.getError());
             case tcp -> {
-                out.append(' ').append(r.getBackend()).append('/').append(r.getServer()).append(' ');
+                out.append(r.getSsl() ? "~ " : " ").append(r.getBackend()).append('/').append(r.getServer()).append(' ');
                 timers(out, r.getLogasap(), r.getTw(), r.getTc(), r.getTa());
                 counters(out, r);
             }
