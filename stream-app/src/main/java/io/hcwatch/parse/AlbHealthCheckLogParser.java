@@ -13,7 +13,7 @@ import java.util.Locale;
  * <p>Entry layout, space-separated like the access and connection logs:
  * {@code type time latency target_addr target_group_id status status_code reason_code}.
  * Where this layout comes from, and what could not be confirmed, is written down in
- * {@code stream-app/src/main/java/io/hcwatch/parse/README.md}. Because that confirmation is missing the
+ * {@code stream-app/PARSERS.md}. Because that confirmation is missing the
  * parser is deliberately tolerant where the docs were silent: fields may be quoted, trailing extra
  * fields are ignored (AWS's rule for its other ELB logs), latency may carry an {@code ms}/{@code s}
  * unit (bare numbers are seconds, as in every other ELB log), and the target address may be an

@@ -59,7 +59,7 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
             return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text, "an HAProxy message after the prefix");
         }
         if (HaproxyTrafficLineParser.looksLikeTraffic(text, body)) {
-            return HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(clock)).map(r -> r);
+            return widen(HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(clock)));
         }
         for (String[] known : LIFECYCLE) {
             if (text.startsWith(known[0], body)) {
@@ -81,6 +81,12 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
         }
         return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text,
                 "an HAProxy log line (traffic, health check, server state), optionally with a syslog prefix");
+    }
+
+    /** ParseResult is immutable, so a result of a subtype can be handed out as one of the supertype. */
+    @SuppressWarnings("unchecked")
+    private static ParseResult<SpecificRecord> widen(ParseResult<? extends SpecificRecord> result) {
+        return (ParseResult<SpecificRecord>) result;
     }
 
     private static String stripLineEnd(String line) {

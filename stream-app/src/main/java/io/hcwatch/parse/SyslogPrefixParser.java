@@ -255,7 +255,8 @@ final class SyslogPrefixParser {
         int end = s.charAt(to - 1) == ':' ? to - 1 : to;
         int open = HostPort.indexOf(s, '[', from, end);
         if (open > from) {
-            program = s.substring(from, open);
+            // nearly every line says "haproxy": share one String instead of copying it per line
+            program = open - from == 7 && s.startsWith("haproxy", from) ? "haproxy" : s.substring(from, open);
             int close = HostPort.indexOf(s, ']', open, end);
             if (close > open + 1) {
                 long id = AsciiNumbers.parseBounded(s, open + 1, close, 0, Integer.MAX_VALUE);
