@@ -1,0 +1,123 @@
+package io.hcwatch.parse;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.hcwatch.avro.v1.CheckConfig;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.TargetState;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The JSON form of {@link HealthCheckResult} (SPEC §2): one object per line. Required:
+ * {@code ts, target_group, target, outcome}; everything else optional; unknown fields ignored.
+ * {@code ts} and {@code registered_at} are ISO-8601 with a zone (epoch milliseconds accepted too).
+ */
+public final class HealthCheckResultJson implements LineParser<HealthCheckResult> {
+
+    static final JsonFactory FACTORY = new JsonFactory();
+
+    @Override
+    public ParseResult<HealthCheckResult> parse(String json) {
+        if (json == null || json.isBlank()) {
+            return ParseResult.rejected(RejectReason.EMPTY, "input is empty");
+        }
+        try {
+            JsonFields f = JsonFields.parseObject(json);
+            HealthCheckResult r = new HealthCheckResult(
+                    f.instant("ts", true), f.string("source", false), f.string("lb", false),
+                    f.string("target_group", true), f.string("target", true), f.string("target_ip", false),
+                    port(f), f.string("az", false), f.enumValue("outcome", CheckOutcome.class, true),
+                    nonNegative(f, "latency_ms"), f.integer("status_code", false),
+                    f.enumValue("state", TargetState.class, false), f.string("reason", false),
+                    checkConfig(f.object("check")), f.instant("registered_at", false),
+                    nonNegative(f, "active_servers_left"));
+            return ParseResult.ok(r);
+        } catch (JsonFields.Invalid invalid) {
+            return ParseResult.rejected(invalid.reason, invalid.getMessage());
+        }
+    }
+
+    private static Integer port(JsonFields f) {
+        Integer port = f.integer("port", false);
+        if (port != null && (port < 0 || port > 65_535)) {
+            throw new JsonFields.Invalid(RejectReason.BAD_NUMBER, "field 'port' held " + port + ", expected 0..65535");
+        }
+        return port;
+    }
+
+    private static Integer nonNegative(JsonFields f, String name) {
+        Integer v = f.integer(name, false);
+        if (v != null && v < 0) {
+            throw new JsonFields.Invalid(RejectReason.BAD_NUMBER, "field '" + name + "' held " + v + ", expected >= 0");
+        }
+        return v;
+    }
+
+    static CheckConfig checkConfig(JsonFields check) {
+        if (check == null) {
+            return null;
+        }
+        return new CheckConfig(check.string("path", false), check.integer("interval_ms", false),
+                check.integer("timeout_ms", false), check.integer("healthy_threshold", false),
+                check.integer("unhealthy_threshold", false));
+    }
+
+    /** One line of JSON, every field of the record written (absent ones as null). */
+    public static String write(HealthCheckResult r) {
+        StringWriter out = new StringWriter(400);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("ts", r.getTs().toString());
+            g.writeStringField("source", r.getSource());
+            g.writeStringField("lb", r.getLb());
+            g.writeStringField("target_group", r.getTargetGroup());
+            g.writeStringField("target", r.getTarget());
+            g.writeStringField("target_ip", r.getTargetIp());
+            writeInt(g, "port", r.getPort());
+            g.writeStringField("az", r.getAz());
+            g.writeStringField("outcome", r.getOutcome().name());
+            writeInt(g, "latency_ms", r.getLatencyMs());
+            writeInt(g, "status_code", r.getStatusCode());
+            g.writeStringField("state", r.getState() == null ? null : r.getState().name());
+            g.writeStringField("reason", r.getReason());
+            g.writeFieldName("check");
+            writeCheck(g, r.getCheck());
+            g.writeStringField("registered_at", r.getRegisteredAt() == null ? null : r.getRegisteredAt().toString());
+            writeInt(g, "active_servers_left", r.getActiveServersLeft());
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to a StringWriter", e);
+        }
+        return out.toString();
+    }
+
+    public static byte[] writeBytes(HealthCheckResult r) {
+        return write(r).getBytes(StandardCharsets.UTF_8);
+    }
+
+    static void writeCheck(JsonGenerator g, CheckConfig c) throws IOException {
+        if (c == null) {
+            g.writeNull();
+            return;
+        }
+        g.writeStartObject();
+        g.writeStringField("path", c.getPath());
+        writeInt(g, "interval_ms", c.getIntervalMs());
+        writeInt(g, "timeout_ms", c.getTimeoutMs());
+        writeInt(g, "healthy_threshold", c.getHealthyThreshold());
+        writeInt(g, "unhealthy_threshold", c.getUnhealthyThreshold());
+        g.writeEndObject();
+    }
+
+    static void writeInt(JsonGenerator g, String name, Integer v) throws IOException {
+        if (v == null) {
+            g.writeNullField(name);
+        } else {
+            g.writeNumberField(name, v);
+        }
+    }
+}

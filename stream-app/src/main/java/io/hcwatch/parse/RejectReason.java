@@ -1,0 +1,42 @@
+package io.hcwatch.parse;
+
+/**
+ * The fixed set of rejection reasons. They become a metric tag, so the set must stay small and
+ * stable; the detail of what went wrong belongs in the rejection's {@code error} text.
+ */
+public final class RejectReason {
+
+    /** The input is empty or only whitespace. */
+    public static final String EMPTY = "empty";
+    /** The bytes are not valid UTF-8. */
+    public static final String BAD_UTF8 = "bad_utf8";
+    /** Fewer fields than the oldest known format of the line. */
+    public static final String FIELD_COUNT = "field_count";
+    /** A quoted field is not closed, or a closing quote is glued to the next field. */
+    public static final String BAD_QUOTING = "bad_quoting";
+    /** A date or time field does not parse. */
+    public static final String BAD_TIMESTAMP = "bad_timestamp";
+    /** A numeric field does not parse or is out of range. */
+    public static final String BAD_NUMBER = "bad_number";
+    /** An ip:port field does not parse. */
+    public static final String BAD_ADDRESS = "bad_address";
+    /** The record type (ALB {@code type} field) is not one this parser accepts. */
+    public static final String UNKNOWN_TYPE = "unknown_type";
+    /** A field holds a value of the wrong shape (e.g. a server not written as backend/server). */
+    public static final String BAD_FIELD = "bad_field";
+    /** The line is not an HAProxy log line at all. */
+    public static final String NOT_HAPROXY = "not_haproxy";
+    /** An HAProxy line whose message this parser does not know. */
+    public static final String UNKNOWN_MESSAGE = "unknown_message";
+    /** The input is not well-formed JSON, or not a JSON object. */
+    public static final String BAD_JSON = "bad_json";
+    /** A required JSON field is absent or null. */
+    public static final String MISSING_FIELD = "missing_field";
+    /** A JSON field holds a value outside its enumeration. */
+    public static final String BAD_ENUM = "bad_enum";
+    /** A JSON field holds a value of the wrong JSON type. */
+    public static final String BAD_TYPE = "bad_type";
+
+    private RejectReason() {
+    }
+}
