@@ -55,10 +55,10 @@ final class ReplayContext<K, V> implements ProcessorContext<K, V> {
                 s.next = time + s.interval;
                 continue;
             }
-            while (!s.cancelled && s.next <= time) {
-                long at = s.type == PunctuationType.STREAM_TIME ? time : s.next;
-                s.next += s.interval;
-                s.punctuator.punctuate(at);
+            if (!s.cancelled && s.next <= time) {
+                // like Kafka Streams: one punctuation per advance, however many intervals it skipped
+                s.next = time - Math.floorMod(time - s.next, s.interval) + s.interval;
+                s.punctuator.punctuate(time);
             }
         }
     }

@@ -163,7 +163,7 @@ public final class ReplayRun {
                     lastEventTime = Math.max(lastEventTime, t);
                 } else {
                     // rejected lines keep their place in the file's time order
-                    t = lastEventTime == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : lastEventTime;
+                    t = lastEventTime == Long.MIN_VALUE ? 0 : lastEventTime;
                 }
                 return new Head(this, raw, result, t, reader.lineNumber(), order);
             }

@@ -31,8 +31,15 @@ public final class NoHealthyTargetsDetector implements FleetDetector {
             if (!announced && !allDown) {
                 return List.of();
             }
-            String summary = "HAProxy backend " + s.targetGroup + " has no server available"
-                    + (s.targets.isEmpty() ? "" : " (" + s.targets.size() + " known servers, all DOWN)")
+            String known;
+            if (s.targets.isEmpty()) {
+                known = "";
+            } else if (allDown) {
+                known = " (" + s.targets.size() + " known servers, all DOWN)";
+            } else {
+                known = " (HAProxy says so; hcwatch last saw " + healthy + " of " + s.targets.size() + " servers UP)";
+            }
+            String summary = "HAProxy backend " + s.targetGroup + " has no server available" + known
                     + ": requests get 503 <NOSRV>";
             return List.of(finding(s, summary, Finding.newDetails()
                     .put("backend", s.targetGroup)

@@ -43,10 +43,10 @@ public final class ReplacementChurnDetector implements FleetDetector {
                 .max();
         long interval = s.check.intervalMs != null ? s.check.intervalMs : settings.millis("registry.default-interval");
         int unhealthyThreshold = s.check.unhealthyThreshold == null ? 2 : s.check.unhealthyThreshold;
-        String grace = warmup.isPresent()
+        String grace = warmup.isPresent() && warmup.getAsLong() > 0
                 ? "replacements that did become healthy needed " + Fmt.duration(warmup.getAsLong())
                 + "; a health check grace period of at least " + Fmt.duration(Math.round(warmup.getAsLong() * 1.5)) + " would let them in"
-                : "no replacement has become healthy in the window; the checks allow "
+                : "no replacement became healthy after a warm-up in the window; the checks allow "
                 + Fmt.duration(interval * unhealthyThreshold) + " before marking a new target unhealthy";
         String summary = recent.size() + " new targets of " + s.targetGroup + " were marked unhealthy before ever being healthy within "
                 + Fmt.duration(window) + " (first checks " + latencies + " ms"
@@ -58,7 +58,8 @@ public final class ReplacementChurnDetector implements FleetDetector {
                 .put("timeout_ms", timeout)
                 .put("mean_time_to_unhealthy", Fmt.duration(meanLife))
                 .put("checks_allowed_before_unhealthy", Fmt.duration(interval * unhealthyThreshold))
-                .put("observed_warmup", warmup.isPresent() ? Fmt.duration(warmup.getAsLong()) : "none became healthy")
+                .put("observed_warmup", warmup.isPresent() && warmup.getAsLong() > 0
+                        ? Fmt.duration(warmup.getAsLong()) : "none became healthy")
                 .put("grace_period", grace)
                 .put("reason", recent.get(recent.size() - 1).reason);
         long start = recent.stream().mapToLong(c -> c.joinedAt >= 0 ? c.joinedAt : c.unhealthyAt).min().orElse(now);
