@@ -61,8 +61,10 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
         long eventTime = EventTimes.of(envelope);
         if (adapter.isLate(state, eventTime)) {
+            // Counted, still applied: per-target state ignores what is older than it knows, and the
+            // windows drop what is older than they cover. Dropping here would lose whole partitions'
+            // worth of input whenever upstream tasks run unevenly (a backlog after downtime).
             metrics.late(adapter.name());
-            return;
         }
         emit(adapter.apply(state, envelope));
         adapter.changed(key, state);

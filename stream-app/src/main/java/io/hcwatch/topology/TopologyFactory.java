@@ -19,8 +19,10 @@ import io.hcwatch.topology.state.WriteBehindStoreBuilder;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -55,7 +57,7 @@ public final class TopologyFactory {
     }
 
     static StreamsBuilder build(TopologyConfig config, Stages stages) {
-        StreamsBuilder builder = new StreamsBuilder();
+        StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(new StreamsConfig(builderProperties())));
         Settings settings = config.settings();
         int capacity = settings.integer("flood.capacity");
         for (Source s : Source.values()) {
@@ -107,6 +109,16 @@ public final class TopologyFactory {
                 .merge(floodAlerts, Named.as("merge-alerts-flood"))
                 .to(config.topics().alerts(), Produced.with(Serdes.String(), alertSerde).withName("write-alerts"));
         return builder;
+    }
+
+    /** Settings the topology is built under: every internal name must be explicit, so a rename is a build error. */
+    private static Properties builderProperties() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "hcwatch");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        return p;
     }
 
     private static KStream<String, Envelope> repartition(KStream<String, Envelope> in, String name, EnvelopeSerde serde) {

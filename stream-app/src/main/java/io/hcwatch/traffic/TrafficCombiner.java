@@ -33,7 +33,8 @@ public final class TrafficCombiner {
     public void addAlb(AlbRequest r) {
         long second = Math.floorDiv(r.getTime().toEpochMilli(), 1000) * 1000;
         Integer elb = r.getElbStatusCode();
-        boolean succeeded = elb != null && elb >= 200 && elb < 400;
+        // succeeded = the load balancer did not answer with a server error; 4xx are the client's business
+        boolean succeeded = elb != null && elb < 500;
         if (r.getTargetGroup() != null) {
             TargetTraffic t = targetGroups.computeIfAbsent(r.getTargetGroup() + '\n' + second, k -> new TargetTraffic(
                     r.getTargetGroup(), r.getElb(), second, 0L, 0L, 0L, 0L, new HashMap<>()));
@@ -68,7 +69,7 @@ public final class TrafficCombiner {
         long second = Math.floorDiv(r.getTs().toEpochMilli(), 1000) * 1000;
         String host = r.getHost() == null ? "unknown" : r.getHost();
         HaproxyTraffic f = frontends.computeIfAbsent(host + '\n' + r.getFrontend() + '\n' + second, k -> new HaproxyTraffic(
-                host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>()));
+                host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>(), 0L));
         f.setRequests(f.getRequests() + 1);
         if (r.getFeconn() != null) {
             f.setMaxFeconn(Math.max(f.getMaxFeconn(), r.getFeconn()));
@@ -87,6 +88,10 @@ public final class TrafficCombiner {
         if (termination != null && termination.length() >= 2) {
             String code = termination.substring(0, 2);
             f.getTerminations().merge(code, 1L, Long::sum);
+            boolean is503 = r.getStatusCode() != null && r.getStatusCode() == 503;
+            if (code.equals("sQ") || code.equals("PR") || (code.equals("SC") && is503)) {
+                f.setRejected(f.getRejected() + 1);
+            }
             if (code.equals("PT")) {
                 tarpit = true;
                 Integer held = r.getTa() != null ? r.getTa() : r.getTw();

@@ -49,9 +49,13 @@ public final class FailOpenDetector implements FleetDetector {
         }
         long window = settings.millis("correlated.window");
         long[] traffic = s.traffic.totals(now, window);
-        String where = s.crossZoneOn() ? "across the pool" : "in zone" + (openZones.size() == 1 ? " " : "s ") + String.join(", ", openZones);
-        String summary = s.targetGroup + " has " + healthy + "/" + registered + " healthy targets, below the routing threshold ("
-                + routing.describe() + "): the ALB fails open " + where + " and sends traffic to unhealthy targets"
+        String summary = s.crossZoneOn()
+                ? s.targetGroup + " has " + healthy + "/" + registered + " healthy targets, below the routing threshold ("
+                + routing.describe() + "): the ALB fails open across the pool and sends traffic to unhealthy targets"
+                : s.targetGroup + ": zone" + (openZones.size() == 1 ? " " : "s ") + String.join(", ", openZones)
+                + " (healthy/registered) below the routing threshold (" + routing.describe()
+                + "): with cross-zone off the ALB fails open within " + (openZones.size() == 1 ? "that zone" : "those zones")
+                + " and sends traffic to unhealthy targets"
                 + (traffic[0] > 0 ? "; " + traffic[2] + " of " + traffic[0] + " requests in the last "
                 + io.hcwatch.detect.Fmt.duration(window) + " reached targets marked unhealthy" : "");
         Finding.Details details = Finding.newDetails()

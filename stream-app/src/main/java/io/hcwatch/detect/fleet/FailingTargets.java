@@ -26,6 +26,14 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
         return new FailingTargets(failing, earliest, latest);
     }
 
+    /** The failing targets of one zone, with their own onsets. */
+    public FailingTargets inZone(String zone) {
+        List<TargetRecord> in = targets.stream().filter(t -> zone.equals(t.zone)).toList();
+        long earliest = in.stream().mapToLong(t -> t.firstFailureAt).min().orElse(Long.MAX_VALUE);
+        long latest = in.stream().mapToLong(t -> t.firstFailureAt).max().orElse(Long.MIN_VALUE);
+        return new FailingTargets(in, earliest, latest);
+    }
+
     public int size() {
         return targets.size();
     }

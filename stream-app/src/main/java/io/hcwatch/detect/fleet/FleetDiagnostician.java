@@ -19,7 +19,11 @@ public final class FleetDiagnostician {
         this.settings = settings;
     }
 
-    public Diagnosis diagnose(FleetState s, FailingTargets failing, long now, boolean zonal) {
+    /**
+     * @param zonalAlert true for a zonal_failure (its diagnosis is zonal by definition; the
+     *                   evidence still says what the failing zone shows)
+     */
+    public Diagnosis diagnose(FleetState s, FailingTargets failing, long now, boolean zonalAlert) {
         long window = settings.millis("correlated.window");
         Integer timeout = s.check.timeoutMs;
         Histogram failingLatency = s.failingLatency.window(now, window);
@@ -30,8 +34,12 @@ public final class FleetDiagnostician {
         int dominant = reasons.values().stream().findFirst().orElse(0);
         double dominantShare = failing.size() == 0 ? 0 : (double) dominant / failing.size();
         long interval = s.check.intervalMs != null ? s.check.intervalMs : settings.millis("registry.default-interval");
-        boolean atOnce = failing.onsetSpread() <= Math.max(2 * interval, 20_000);
+        boolean atOnce = failing.onsetSpread() <= Math.max(settings.integer("diagnosis.at-once-intervals") * interval, 20_000);
         int timeouts = (int) failing.targets().stream().filter(t -> "timeout".equals(t.lastOutcome)).count();
+        Map<String, Integer> zones = failing.byZone();
+        String topZone = zones.entrySet().stream().filter(e -> !e.getKey().equals("unknown"))
+                .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+        double zoneShare = topZone == null || failing.size() == 0 ? 0 : (double) zones.get(topZone) / failing.size();
 
         Finding.Details evidence = Finding.newDetails()
                 .put("failing_check_p50_ms", quantile(failingLatency, 50))
@@ -42,34 +50,40 @@ public final class FleetDiagnostician {
                 .put("onset_spread", Fmt.duration(failing.onsetSpread()))
                 .put("traffic_success_share", successShare == null ? "unknown (no access logs)" : Fmt.pct(successShare))
                 .put("traffic_requests", traffic[0]);
-        LoadTrend load = LoadTrend.of(s, now, window);
+        LoadTrend load = LoadTrend.of(s, now, window, settings.number("diagnosis.rise-ratio"));
         evidence.put("requests_per_healthy_target_change", load.describeLoadChange())
                 .put("check_p50_change", load.describeLatencyChange());
 
-        if (zonal) {
-            return new Diagnosis(Diagnosis.Kind.ZONAL,
-                    "failures are concentrated in one zone while the others are healthy", evidence.build());
+        if (zonalAlert || (topZone != null && zoneShare >= settings.number("diagnosis.zone-concentration"))) {
+            return new Diagnosis(Diagnosis.Kind.ZONAL, Fmt.pct(zoneShare) + " of the failing targets are in " + topZone
+                    + ": look for what that zone does not share with the others", evidence.build());
         }
-        boolean fast = failingLatency.getTotalCount() > 0 && timeout != null
-                && failingLatency.getValueAtPercentile(50) < settings.number("diagnosis.fast-failure-ratio") * timeout;
-        boolean fastWithoutTimeouts = timeout == null && timeouts == 0;
+        double near = settings.number("diagnosis.near-timeout-ratio");
+        boolean identical = dominantShare >= settings.number("diagnosis.identical-share");
         boolean trafficFine = successShare == null || successShare >= settings.number("diagnosis.traffic-success");
-        if (atOnce && (fast || fastWithoutTimeouts) && dominantShare >= 0.8 && trafficFine) {
+        boolean fast = failingLatency.getTotalCount() > 0 && (timeout == null
+                ? timeouts == 0
+                : failingLatency.getValueAtPercentile(50) < settings.number("diagnosis.fast-failure-ratio") * timeout);
+        boolean passingFast = timeout != null && passingLatency.getTotalCount() > 0
+                && passingLatency.getValueAtPercentile(99) < near * timeout;
+        boolean timeoutCut = s.previousCheck != null && s.previousCheck.timeoutMs != null && timeout != null
+                && timeout < s.previousCheck.timeoutMs && now - s.checkChangedAt <= settings.millis("config-risk.lookback");
+        // a dependency that stops answering makes a fast check hang until the timeout: sudden timeouts
+        // from an endpoint whose passing checks were far from the timeout are the same signature
+        boolean suddenTimeouts = timeouts * 2 >= failing.size() && passingFast && !timeoutCut;
+        if (atOnce && identical && trafficFine && (fast || suddenTimeouts)) {
             return new Diagnosis(Diagnosis.Kind.SHARED_DEPENDENCY_DEEP_CHECK,
-                    "fast, identical failures (" + failing.dominantReason() + ") across zones at once"
+                    (fast ? "fast" : "sudden") + ", identical failures (" + failing.dominantReason() + ") across zones at once"
                             + (successShare == null ? "" : " while " + Fmt.pct(successShare) + " of requests still succeed")
                             + ": the check depends on something the traffic does not",
                     evidence.build());
         }
-        double near = settings.number("diagnosis.near-timeout-ratio");
         boolean timeoutsDominate = failing.size() > 0 && timeouts * 2 >= failing.size();
         boolean passingNearTimeout = timeout != null && passingLatency.getTotalCount() > 0
                 && passingLatency.getValueAtPercentile(99) >= near * timeout;
-        boolean timeoutCut = s.previousCheck != null && s.previousCheck.timeoutMs != null && timeout != null
-                && timeout < s.previousCheck.timeoutMs && now - s.checkChangedAt <= settings.millis("config-risk.lookback");
         if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
             return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY,
-                    "checks time out while even passing checks take close to the " + Fmt.ms(timeout) + " timeout"
+                    "checks time out while passing checks take close to the " + Fmt.ms(timeout) + " timeout"
                             + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.previousCheck.timeoutMs) + " at "
                             + Fmt.instant(s.checkChangedAt) + ")" : ""),
                     evidence.build());

@@ -125,6 +125,8 @@ public final class FleetState {
             t.registeredAt = r.getRegisteredAt().toEpochMilli();
         }
         t.source = r.getSource();
+        // a late record can be the target's earliest: it was known before, not newly registered
+        t.firstSeen = Math.min(t.firstSeen, ts);
         if (ts < t.lastSeen) {
             // an older check arriving late: it counts for latency, not for the target's current state
             recordLatency(r, ts);
@@ -258,7 +260,7 @@ public final class FleetState {
         long toUnhealthy = 0;
         for (Map.Entry<String, TargetCount> e : t.getByTarget().entrySet()) {
             TargetRecord target = byAddress(e.getKey());
-            if (target != null && !target.isHealthy()) {
+            if (target != null && "unhealthy".equals(target.state)) {
                 toUnhealthy += e.getValue().getRequests();
             }
         }

@@ -3,18 +3,19 @@ package io.hcwatch.detect.fleet;
 import io.hcwatch.detect.Fmt;
 
 /** Load per healthy target and check latency now versus one window earlier, from the step history. */
-record LoadTrend(int healthyBefore, int healthyNow, double loadBefore, double loadNow, double p50Before, double p50Now) {
+record LoadTrend(int healthyBefore, int healthyNow, double loadBefore, double loadNow, double p50Before, double p50Now,
+                 double riseRatio) {
 
-    static LoadTrend of(FleetState s, long now, long window) {
+    static LoadTrend of(FleetState s, long now, long window, double riseRatio) {
         StepHistory h = s.history;
         int before = h.indexAtOrBefore(now - window);
         int latest = h.indexAtOrBefore(now);
         if (before < 0 || latest < 0 || before == latest) {
-            return new LoadTrend(-1, s.healthy(), Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            return new LoadTrend(-1, s.healthy(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, riseRatio);
         }
         return new LoadTrend(h.healthy[before], s.healthy(),
                 perTarget(h.requestRate[before], h.healthy[before]), perTarget(h.requestRate[latest], h.healthy[latest]),
-                h.p50[before], h.p50[latest]);
+                h.p50[before], h.p50[latest], riseRatio);
     }
 
     private static double perTarget(double rate, int healthy) {
@@ -26,11 +27,11 @@ record LoadTrend(int healthyBefore, int healthyNow, double loadBefore, double lo
     }
 
     boolean loadRose() {
-        return !Double.isNaN(loadBefore) && !Double.isNaN(loadNow) && loadBefore > 0 && loadNow >= 1.25 * loadBefore;
+        return !Double.isNaN(loadBefore) && !Double.isNaN(loadNow) && loadBefore > 0 && loadNow >= riseRatio * loadBefore;
     }
 
     boolean latencyRose() {
-        return !Double.isNaN(p50Before) && !Double.isNaN(p50Now) && p50Before > 0 && p50Now >= 1.25 * p50Before;
+        return !Double.isNaN(p50Before) && !Double.isNaN(p50Now) && p50Before > 0 && p50Now >= riseRatio * p50Before;
     }
 
     String describeLoadChange() {

@@ -58,8 +58,7 @@ public final class NoHealthyTargetsDetector implements FleetDetector {
         return List.of(finding(s, summary, Finding.newDetails()
                 .put("no_target_503", traffic[3])
                 .put("requests", traffic[0])
-                .put("known_targets", s.targets.size())
-                .put("healthy", healthy), now - window, now));
+                .put("known_targets", s.targets.size()), now - window, now));
     }
 
     private static boolean anyUpSince(FleetState s, long since) {

@@ -32,11 +32,15 @@ public final class ReplacementChurnDetector implements FleetDetector {
         Integer timeout = s.check.timeoutMs;
         StringBuilder latencies = new StringBuilder();
         long lifeSum = 0;
+        int lives = 0;
         for (ChurnEvent c : recent) {
             latencies.append(latencies.length() > 0 ? "," : "").append(c.firstLatencyMs == null ? "?" : c.firstLatencyMs);
-            lifeSum += c.joinedAt >= 0 ? c.unhealthyAt - c.joinedAt : 0;
+            if (c.joinedAt >= 0) {
+                lifeSum += c.unhealthyAt - c.joinedAt;
+                lives++;
+            }
         }
-        long meanLife = lifeSum / recent.size();
+        String meanLife = lives == 0 ? "unknown" : Fmt.duration(lifeSum / lives);
         OptionalLong warmup = s.targets.values().stream()
                 .filter(t -> t.everHealthy() && s.joinedAt(t) >= 0 && t.firstHealthyAt > now - window)
                 .mapToLong(t -> t.firstHealthyAt - s.joinedAt(t))
@@ -45,7 +49,8 @@ public final class ReplacementChurnDetector implements FleetDetector {
         int unhealthyThreshold = s.check.unhealthyThreshold == null ? 2 : s.check.unhealthyThreshold;
         String grace = warmup.isPresent() && warmup.getAsLong() > 0
                 ? "replacements that did become healthy needed " + Fmt.duration(warmup.getAsLong())
-                + "; a health check grace period of at least " + Fmt.duration(Math.round(warmup.getAsLong() * 1.5)) + " would let them in"
+                + "; an autoscaling health check grace period of at least " + Fmt.duration(Math.round(warmup.getAsLong() * 1.5))
+                + " keeps them from being replaced while they warm up"
                 : "no replacement became healthy after a warm-up in the window; the checks allow "
                 + Fmt.duration(interval * unhealthyThreshold) + " before marking a new target unhealthy";
         String summary = recent.size() + " new targets of " + s.targetGroup + " were marked unhealthy before ever being healthy within "
@@ -56,7 +61,7 @@ public final class ReplacementChurnDetector implements FleetDetector {
                 .put("targets", String.join(",", recent.stream().map(c -> c.target).toList()))
                 .put("first_check_latencies_ms", latencies)
                 .put("timeout_ms", timeout)
-                .put("mean_time_to_unhealthy", Fmt.duration(meanLife))
+                .put("mean_time_to_unhealthy", meanLife)
                 .put("checks_allowed_before_unhealthy", Fmt.duration(interval * unhealthyThreshold))
                 .put("observed_warmup", warmup.isPresent() && warmup.getAsLong() > 0
                         ? Fmt.duration(warmup.getAsLong()) : "none became healthy")

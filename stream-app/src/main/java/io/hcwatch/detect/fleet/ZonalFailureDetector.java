@@ -88,22 +88,29 @@ public final class ZonalFailureDetector implements FleetDetector {
             masking = "cross-zone off: zone judged alone (" + healthyInZone + "/" + members.size() + " healthy): "
                     + (dns ? "removed from DNS" : "kept in DNS") + ", " + (routing ? "failing open within the zone" : "no fail-open");
         }
-        FailingTargets zoneFailing = FailingTargets.of(s, now, window, newAge);
-        FailingTargets inZone = new FailingTargets(
-                zoneFailing.targets().stream().filter(t -> zone.equals(t.zone)).toList(),
-                zoneFailing.earliestOnset(), zoneFailing.latestOnset());
+        FailingTargets inZone = FailingTargets.of(s, now, window, newAge).inZone(zone);
         Diagnosis diagnosis = diagnostician.diagnose(s, inZone, now, true);
+        boolean masked = s.isAlb() && crossZone && masking.contains("masked");
+        String consequence;
+        if (!s.isAlb()) {
+            consequence = "no DNS or fail-open rules apply";
+        } else if (masked) {
+            consequence = "cross-zone aggregation masks it from DNS failover and fail-open";
+        } else if (crossZone) {
+            consequence = "the whole pool is below its thresholds";
+        } else {
+            consequence = "the zone is judged on its own (cross-zone off)";
+        }
         String summary = failing + "/" + members.size() + " targets of " + s.targetGroup + " in " + zone
-                + " are failing while other zones are healthy (" + others + "); "
-                + (crossZone && s.isAlb() ? "cross-zone aggregation masks it" : "zone judged on its own");
+                + " are failing while other zones are healthy (" + others + "); " + consequence;
         Finding.Details details = Finding.newDetails()
                 .put("zone", zone)
                 .put("failing", failing)
                 .put("zone_targets", members.size())
                 .put("zone_healthy", healthyInZone)
                 .put("other_zones_failing", others)
-                .put("cross_zone", crossZone)
-                .put("masked", s.isAlb() && crossZone && masking.contains("masked"))
+                .put("cross_zone", s.isAlb() ? crossZone : null)
+                .put("masked", s.isAlb() ? masked : null)
                 .put("dns_and_fail_open", masking)
                 .put("reason", inZone.dominantReason())
                 .put("diagnosis", diagnosis.kind().id())

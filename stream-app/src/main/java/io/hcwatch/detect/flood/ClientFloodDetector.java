@@ -65,8 +65,9 @@ public final class ClientFloodDetector {
         String topList = describe(topClients, seconds);
         for (String client : block) {
             HeavyHitter h = topClients.stream().filter(c -> c.getKey().equals(client)).findFirst().orElseThrow();
-            double rate = h.getCount() / seconds;
-            double share = (double) h.getCount() / requests;
+            // the guaranteed count (what fired), not the sketch's upper bound
+            double rate = (h.getCount() - h.getError()) / seconds;
+            double share = (double) (h.getCount() - h.getError()) / requests;
             String summary = "client " + client + " sent " + Fmt.pct(share) + " of the requests to " + s.platform + " "
                     + s.scope + " (" + Math.round(rate) + " req/s over " + Fmt.duration(window)
                     + (byHost.size() > 1 ? " across " + byHost.size() + " hosts" : "") + ")"
@@ -77,8 +78,8 @@ public final class ClientFloodDetector {
         for (HeavyHitter k : keys.top(top)) {
             long guaranteed = k.getCount() - k.getError();
             if (guaranteed >= minShare * requests && guaranteed / seconds >= minRate && block.isEmpty()) {
-                double rate = k.getCount() / seconds;
-                double share = (double) k.getCount() / requests;
+                double rate = guaranteed / seconds;
+                double share = (double) guaranteed / requests;
                 String summary = "request key \"" + k.getKey() + "\" got " + Fmt.pct(share) + " of the requests to " + s.platform
                         + " " + s.scope + " (" + Math.round(rate) + " req/s) from many clients; top clients " + topList
                         + (tarpitted > 0 ? "; tarpit is in use and holds a socket per request" : "");
@@ -102,7 +103,7 @@ public final class ClientFloodDetector {
                 .put("top_clients", topList)
                 .put("top_request_keys", describe(topKeys, seconds))
                 .put("block", block.isEmpty() ? "none: many clients share the key" : String.join(",", block))
-                .put("hosts", describeHosts(byHost, seconds))
+                .put("hosts", byHost.isEmpty() ? null : describeHosts(byHost, seconds))
                 .put("tarpit_in_use", tarpitted > 0)
                 .put("tarpit_warning", tarpitted > 0
                         ? "tarpit holds one socket per request until its timeout; it cannot slow a client that opens"

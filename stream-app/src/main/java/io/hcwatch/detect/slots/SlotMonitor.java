@@ -9,12 +9,9 @@ import io.hcwatch.detect.EvaluationSteps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** Feeds one HAProxy host's traffic summaries and maxconn settings to the socket-slot detector. */
 public final class SlotMonitor {
-
-    private static final Set<String> REJECTIONS = Set.of("sQ", "PR", "SC");
 
     private final Settings settings;
     private final SocketSlotDetector detector;
@@ -50,10 +47,8 @@ public final class SlotMonitor {
             f.requests[i] += t.getRequests();
             f.tarpitMs[i] += t.getTarpitMs();
             f.status503[i] += t.getStatus503();
+            f.rejected[i] += t.getRejected();
             for (Map.Entry<String, Long> term : t.getTerminations().entrySet()) {
-                if (REJECTIONS.contains(term.getKey())) {
-                    f.rejected[i] += term.getValue();
-                }
                 if (term.getKey().equals("PT")) {
                     f.tarpitted[i] += term.getValue();
                 }

@@ -23,8 +23,9 @@ class SlotMonitorTest {
     private final List<Notification> sent = new ArrayList<>();
 
     private HaproxyTraffic second(long t, int feconn, Map<String, Long> terminations, long tarpitMs) {
+        long rejected = terminations.getOrDefault("sQ", 0L) + terminations.getOrDefault("PR", 0L);
         return new HaproxyTraffic("lb1", "hc-ping", t, 500L, feconn, feconn + 100, 0, 0L, tarpitMs,
-                new HashMap<>(terminations), new ArrayList<>());
+                new HashMap<>(terminations), new ArrayList<>(), rejected);
     }
 
     private void frontendMaxconn(int maxconn) {
@@ -65,6 +66,23 @@ class SlotMonitorTest {
             assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
             assertThat(n.details()).containsEntry("maxconn", "3000").containsEntry("maxconn_assumed", "true")
                     .containsEntry("tarpit_share", "60%").containsEntry("tarpit_sockets_held", "300");
+        });
+    }
+
+    @Test
+    void theProcessLimitIsOneAlertPerHostNotOnePerFrontend() {
+        sent.addAll(monitor.onConfig(host, LbConfig.newBuilder().setKind(ConfigKind.haproxy_process).setId("lb1")
+                .setHost("lb1").setMaxconn(4000).setTs(Instant.ofEpochMilli(T0)).build()));
+        for (int s = 0; s < 12; s++) {
+            for (String fe : new String[] {"web", "api"}) {
+                sent.addAll(monitor.onTraffic(host, new HaproxyTraffic("lb1", fe, T0 + s * 1000L, 300L, 500, 3500, 0, 0L, 0L,
+                        new HashMap<>(Map.of("--", 300L)), new ArrayList<>(), 0L)));
+            }
+        }
+        assertThat(sent).singleElement().satisfies(n -> {
+            assertThat(n.dedupKey()).isEqualTo("socket_slot_exhaustion/lb1/process");
+            assertThat(n.scope().frontend()).isNull();
+            assertThat(n.details()).containsEntry("actconn", "3500").containsEntry("process_maxconn", "4000");
         });
     }
 

@@ -1,0 +1,232 @@
+package io.hcwatch.it;
+
+import static io.hcwatch.it.IncidentFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.app.StreamApp;
+import io.hcwatch.app.StreamAppConfig;
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.topology.Source;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * hcwatch on a real broker through crashes, hostile input, disorder and scale-out. Each test
+ * compares what reached the alerts topic with what must reach it.
+ */
+class ReliabilityIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final int FLEETS = 3;
+    private final IncidentFixture fixture = new IncidentFixture(FLEETS);
+
+    private static Map<String, String> guarantee(String g) {
+        Map<String, String> m = new HashMap<>();
+        m.put("streams.processing.guarantee", g);
+        // the crashed instance's group membership must expire quickly for the restarted one to take over
+        m.put("streams.session.timeout.ms", "10000");
+        m.put("streams.heartbeat.interval.ms", "1000");
+        // compare runs on event time only: no wall-clock extrapolation after the input ends
+        m.put("detect.silence.enabled", "false");
+        return m;
+    }
+
+    /** Whether every fleet's correlated_failure reached {@code status}. */
+    private static boolean all(List<Alert> alerts, AlertStatus status, int keys) {
+        return alerts.stream().filter(a -> a.getType().equals("correlated_failure") && a.getStatus() == status)
+                .map(Alert::getDedupKey).distinct().count() >= keys;
+    }
+
+    @ParameterizedTest(name = "processing.guarantee={0}")
+    @ValueSource(strings = {"at_least_once", "exactly_once_v2"})
+    void killedMidIncidentTheRestartedAppRestoresStateFiresOncePerEpisodeAndResolves(String g) throws Exception {
+        try (LiveHarness h = new LiveHarness(3);
+             LiveHarness.TopicReader<Alert> alerts = h.alerts();
+             LiveHarness.TopicReader<DeadLetter> dead = h.deadLetters()) {
+            StreamAppProcess first = StreamAppProcess.start(h.appConfig("first", guarantee(g)));
+            h.produce(fixture.healthy(T0, T0 + 60_000));
+            h.produce(fixture.failing(T0 + 60_000, T0 + 100_000));
+            Awaitility.await().atMost(WAIT).until(() -> all(alerts.poll(), AlertStatus.firing, FLEETS));
+            first.kill();
+            assertThat(first.isAlive()).isFalse();
+
+            try (StreamAppProcess second = StreamAppProcess.start(h.appConfig("second", guarantee(g)))) {
+                h.produce(fixture.healthy(T0 + 100_000, T0 + 200_000));
+                Awaitility.await().atMost(WAIT).until(() -> all(alerts.poll(), AlertStatus.resolved, FLEETS));
+                List<Alert> seen = alerts.poll();
+                for (int f = 0; f < FLEETS; f++) {
+                    String key = "correlated_failure/tg-" + f;
+                    List<Alert> ofKey = seen.stream().filter(a -> a.getDedupKey().equals(key)).toList();
+                    Set<String> episodes = ofKey.stream().map(Alert::getAlertId).collect(Collectors.toSet());
+                    assertThat(episodes).as("one episode for %s across the crash: %s", key, ofKey).hasSize(1);
+                    assertThat(ofKey.get(ofKey.size() - 1).getStatus()).isEqualTo(AlertStatus.resolved);
+                    assertThat(ofKey.stream().filter(a -> a.getStatus() == AlertStatus.resolved)).hasSize(1);
+                    if (g.equals("exactly_once_v2")) {
+                        assertThat(ofKey).as("exactly once: no notification twice").doesNotHaveDuplicates();
+                    }
+                }
+                assertThat(dead.poll()).isEmpty();
+                assertThat(second.isAlive()).as(second.log()).isTrue();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "processing.guarantee={0}")
+    @ValueSource(strings = {"at_least_once", "exactly_once_v2"})
+    void twoInstancesOnSixPartitionsRaiseTheSameAlertsAsOne(String g) throws Exception {
+        List<Telemetry> input = new ArrayList<>(fixture.healthy(T0, T0 + 60_000));
+        input.addAll(fixture.failing(T0 + 60_000, T0 + 100_000));
+        input.addAll(fixture.healthy(T0 + 100_000, T0 + 200_000));
+        Map<String, List<String>> one;
+        Map<String, List<String>> two;
+        try (LiveHarness h = new LiveHarness(6)) {
+            one = run(h, "one", 1, g, input, all -> all(all, AlertStatus.resolved, FLEETS));
+        }
+        try (LiveHarness h = new LiveHarness(6)) {
+            two = run(h, "two", 2, g, input, all -> all(all, AlertStatus.resolved, FLEETS));
+        }
+        assertThat(two).isEqualTo(one);
+        assertThat(one).hasSize(FLEETS);
+    }
+
+    @ParameterizedTest(name = "junk lines={0}")
+    @ValueSource(ints = {100_000})
+    void junkInterleavedWithAnIncidentIsDeadLetteredExactlyAndChangesNoAlert(int junkLines) throws Exception {
+        List<Telemetry> input = new ArrayList<>(fixture.healthy(T0, T0 + 60_000));
+        input.addAll(fixture.failing(T0 + 60_000, T0 + 100_000));
+        input.addAll(fixture.healthy(T0 + 100_000, T0 + 200_000));
+        Map<String, List<String>> clean;
+        try (LiveHarness h = new LiveHarness(3)) {
+            clean = run(h, "clean", 1, "at_least_once", input, all -> all(all, AlertStatus.resolved, FLEETS));
+        }
+        List<Telemetry> junky = interleaveJunk(input, junkLines);
+        try (LiveHarness h = new LiveHarness(3);
+             LiveHarness.TopicReader<DeadLetter> dead = h.deadLetters()) {
+            Map<String, List<String>> withJunk = run(h, "junk", 1, "at_least_once", junky,
+                    all -> all(all, AlertStatus.resolved, FLEETS));
+            Awaitility.await().atMost(WAIT).until(() -> dead.poll().size() >= junkLines);
+            List<DeadLetter> letters = dead.poll();
+            assertThat(letters).hasSize(junkLines);
+            assertThat(letters.stream().map(DeadLetter::getSource).collect(Collectors.toSet()))
+                    .containsExactlyInAnyOrder("alb", "alb-health", "haproxy", "health", "config");
+            assertThat(withJunk).isEqualTo(clean);
+        }
+    }
+
+    @ParameterizedTest(name = "shuffle window={0}ms")
+    @ValueSource(longs = {20_000})
+    void recordsShuffledWithinTheGracePeriodRaiseTheSameAlerts(long window) throws Exception {
+        List<Telemetry> input = new ArrayList<>(fixture.healthy(T0, T0 + 60_000));
+        input.addAll(fixture.failing(T0 + 60_000, T0 + 100_000));
+        input.addAll(fixture.healthy(T0 + 100_000, T0 + 200_000));
+        Map<String, List<String>> ordered;
+        try (LiveHarness h = new LiveHarness(3)) {
+            ordered = run(h, "ordered", 1, "at_least_once", input, all -> all(all, AlertStatus.resolved, FLEETS));
+        }
+        List<Telemetry> shuffled = shuffleWithin(input, window, new Random(7));
+        assertThat(shuffled).isNotEqualTo(input);
+        try (LiveHarness h = new LiveHarness(3)) {
+            assertThat(run(h, "shuffled", 1, "at_least_once", shuffled, all -> all(all, AlertStatus.resolved, FLEETS)))
+                    .isEqualTo(ordered);
+        }
+    }
+
+    /** Runs {@code instances} in-process apps over {@code input}; returns dedup_key -> statuses with final severity. */
+    private static Map<String, List<String>> run(LiveHarness h, String name, int instances, String g, List<Telemetry> input,
+                                                 Predicate<List<Alert>> done) throws Exception {
+        List<StreamApp> apps = new ArrayList<>();
+        try (LiveHarness.TopicReader<Alert> alerts = h.alerts()) {
+            for (int i = 0; i < instances; i++) {
+                Map<String, String> cfg = new HashMap<>(guarantee(g));
+                cfg.put("application.id", "hcwatch-" + name);
+                StreamApp app = new StreamApp(StreamAppConfig.load(h.appConfig(name + "-" + i, cfg)));
+                app.start();
+                apps.add(app);
+            }
+            Awaitility.await().atMost(WAIT).until(() -> apps.stream().allMatch(StreamApp::isReady));
+            h.produce(input);
+            Awaitility.await().atMost(WAIT).until(() -> done.test(alerts.poll()));
+            return summarize(alerts.poll());
+        } finally {
+            apps.forEach(StreamApp::close);
+        }
+    }
+
+    /**
+     * dedup_key -> "episodes:N firing:max severity resolved:yes|no". Severity steps on the way
+     * depend on how summaries from different partitions happened to interleave; the outcome does not.
+     */
+    static Map<String, List<String>> summarize(List<Alert> alerts) {
+        Map<String, Set<String>> episodes = new TreeMap<>();
+        Map<String, String> worst = new TreeMap<>();
+        Map<String, Boolean> resolved = new TreeMap<>();
+        for (Alert a : alerts) {
+            String key = a.getDedupKey();
+            episodes.computeIfAbsent(key, k -> new TreeSet<>()).add(a.getAlertId());
+            String sev = a.getSeverity().name();
+            worst.merge(key, sev, (x, y) -> io.hcwatch.avro.v1.Severity.valueOf(x).ordinal()
+                    <= io.hcwatch.avro.v1.Severity.valueOf(y).ordinal() ? x : y);
+            resolved.put(key, a.getStatus() == AlertStatus.resolved);
+        }
+        Map<String, List<String>> out = new TreeMap<>();
+        episodes.forEach((k, ids) -> out.put(k, List.of("episodes:" + ids.size(), "worst:" + worst.get(k),
+                "ends resolved:" + resolved.get(k))));
+        return out;
+    }
+
+    private static List<Telemetry> interleaveJunk(List<Telemetry> input, int junkLines) {
+        Random random = new Random(42);
+        Source[] sources = Source.values();
+        List<Telemetry> out = new ArrayList<>(input.size() + junkLines);
+        int perRecord = Math.max(1, junkLines / input.size() + 1);
+        int left = junkLines;
+        for (Telemetry t : input) {
+            out.add(t);
+            for (int i = 0; i < perRecord && left > 0; i++, left--) {
+                Source s = sources[random.nextInt(sources.length)];
+                byte[] junk = switch (random.nextInt(3)) {
+                    case 0 -> ("garbage line " + random.nextLong()).getBytes(StandardCharsets.UTF_8);
+                    case 1 -> new byte[] {(byte) 0xff, (byte) 0xfe, (byte) random.nextInt(), 10};
+                    default -> "{\"ts\":\"not a time\"}".getBytes(StandardCharsets.UTF_8);
+                };
+                out.add(new Telemetry(s, t.eventTime(), junk, null));
+            }
+        }
+        return out;
+    }
+
+    /** Shuffles records inside consecutive windows of event time: disorder, but never beyond {@code window}. */
+    private static List<Telemetry> shuffleWithin(List<Telemetry> input, long window, Random random) {
+        List<Telemetry> out = new ArrayList<>();
+        List<Telemetry> bucket = new ArrayList<>();
+        long bucketStart = Long.MIN_VALUE;
+        for (Telemetry t : input) {
+            if (bucketStart == Long.MIN_VALUE || t.eventTime() >= bucketStart + window) {
+                Collections.shuffle(bucket, random);
+                out.addAll(bucket);
+                bucket.clear();
+                bucketStart = t.eventTime();
+            }
+            bucket.add(t);
+        }
+        Collections.shuffle(bucket, random);
+        out.addAll(bucket);
+        return out;
+    }
+}
