@@ -1,6 +1,7 @@
 package io.hcwatch.metrics;
 
 import io.hcwatch.config.Settings;
+import io.hcwatch.detect.fleet.FailOpenDetector;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.slots.FrontendSeconds;
 import io.hcwatch.detect.slots.HostState;
@@ -44,6 +45,7 @@ public final class FleetGauges {
     private final Map<String, FrontendSnapshot> frontends = new ConcurrentHashMap<>();
     private final Map<String, Long> lastPublished = new ConcurrentHashMap<>();
     private final int maxSeriesKeys;
+    private final FailOpenDetector failOpenDetector;
     private final Counter dropped;
     private volatile boolean overflowLogged;
 
@@ -56,6 +58,7 @@ public final class FleetGauges {
         this.registry = registry;
         this.settings = settings;
         this.maxSeriesKeys = maxSeriesKeys;
+        this.failOpenDetector = new FailOpenDetector(settings);
         this.dropped = Counter.builder(SERIES_DROPPED)
                 .description("Gauge updates not exported because the target-group or frontend limit was reached")
                 .register(registry);
@@ -76,7 +79,8 @@ public final class FleetGauges {
         boolean enough = h.getTotalCount() > 0;
         double p99 = enough ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN;
         double timeout = s.check.timeoutMs == null ? Double.NaN : s.check.timeoutMs / 1000.0;
-        boolean failOpen = s.isAlb() && s.routingThresholds().breached(s.healthy(), s.registered());
+        // the detector's own test (pool or per zone, only once targets are known), so the gauge and the alert agree
+        boolean failOpen = !failOpenDetector.evaluate(s, s.clock).isEmpty();
         FleetSnapshot snap = new FleetSnapshot(s.healthy(), s.registered(),
                 enough ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
                 enough ? h.getValueAtPercentile(95) / 1000.0 : Double.NaN, p99, timeout,

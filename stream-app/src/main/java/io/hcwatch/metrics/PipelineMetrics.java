@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -50,8 +51,30 @@ public final class PipelineMetrics {
         return registry;
     }
 
-    /** Registers at zero the per-source outcome counters and the late-record counters of each monitor. */
+    /** The severities each alert type can have (SPEC section 3), for the series registered at zero. */
+    static final Map<String, List<String>> ALERT_SEVERITIES = Map.of(
+            "correlated_failure", List.of("warning", "critical"),
+            "zonal_failure", List.of("error"),
+            "health_latency_headroom", List.of("warning", "critical"),
+            "health_check_config_risk", List.of("warning", "critical"),
+            "replacement_churn", List.of("critical"),
+            "socket_slot_exhaustion", List.of("warning", "critical"),
+            "client_flood", List.of("error"),
+            "fail_open_routing", List.of("critical"),
+            "dns_failover", List.of("warning"),
+            "no_healthy_targets", List.of("critical"));
+
+    /**
+     * Registers at zero the per-source outcome counters, the late-record counters of each monitor
+     * and the alert counters of every type, severity and status the SPEC gives.
+     */
     public PipelineMetrics initialize(Collection<String> sources, Collection<String> monitors) {
+        ALERT_SEVERITIES.forEach((type, severities) -> {
+            for (String severity : severities) {
+                alertCounter(type, severity, "firing");
+                alertCounter(type, severity, "resolved");
+            }
+        });
         for (String source : sources) {
             for (String outcome : new String[] {"parsed", "rejected", "skipped"}) {
                 records(source, outcome);
@@ -83,8 +106,12 @@ public final class PipelineMetrics {
     }
 
     public void alert(String type, String severity, String status) {
-        counter(ALERTS, "Alert notifications published (firing, re-notified or resolved)",
-                "type", type, "severity", severity, "status", status).increment();
+        alertCounter(type, severity, status).increment();
+    }
+
+    private Counter alertCounter(String type, String severity, String status) {
+        return counter(ALERTS, "Alert notifications published (firing, re-notified or resolved)",
+                "type", type, "severity", severity, "status", status);
     }
 
     private Counter records(String source, String outcome) {
