@@ -3,6 +3,7 @@ package io.hcwatch.sink;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.observability.EndpointServer;
+import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.consume.AlertConsumer;
@@ -19,12 +20,7 @@ import io.hcwatch.sink.notify.pagerduty.Route;
 import io.hcwatch.sink.notify.pagerduty.Router;
 import io.hcwatch.sink.notify.pagerduty.RoutingKey;
 import io.hcwatch.sink.notify.pagerduty.RoutingKeyLoader;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -70,7 +66,7 @@ public final class SinkApp implements AutoCloseable {
     private AlertConsumer consumer;
     private Thread consumerThread;
     private EndpointServer endpoints;
-    private JvmGcMetrics gcMetrics;
+    private ProcessMetrics processMetrics;
 
     /** @throws SinkConfigException when a key is missing or wrong, or a routing key cannot be read */
     public SinkApp(Properties properties) {
@@ -90,9 +86,10 @@ public final class SinkApp implements AutoCloseable {
         if (consumer != null) {
             throw new IllegalStateException("already started");
         }
-        bindJvmMetrics();
-        DeliveryMetrics metrics = new DeliveryMetrics(registry);
+        processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
+        DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks());
         producer = new KafkaProducer<>(producerConfig());
+        processMetrics.add(new KafkaClientMetrics(producer, List.of(), processMetrics.scheduler(), processMetrics.kafkaRefresh()));
         SpecificAvroSerializer<DeadLetter> deadLetterSerializer = new SpecificAvroSerializer<>();
         deadLetterSerializer.configure(config.serdeConfig(), false);
         SpecificAvroDeserializer<Alert> alertDeserializer = new SpecificAvroDeserializer<>(Alert.class);
@@ -101,7 +98,11 @@ public final class SinkApp implements AutoCloseable {
         DeadLetterWriter deadLetters = new DeadLetterWriter(producer, deadLetterSerializer, config.deadLetterTopic(),
                 DEAD_LETTER_SOURCE, clock, Duration.ofMinutes(2));
         AlertRecordHandler handler = new AlertRecordHandler(alertDeserializer, notifiers(metrics), deadLetters, metrics, clock);
-        consumer = new AlertConsumer(consumerFactory.apply(consumerConfig()), config.alertsTopic(), handler,
+        Consumer<byte[], byte[]> kafkaConsumer = consumerFactory.apply(consumerConfig());
+        // records-lag(-max) of the alerts topic comes from here: the sink's consumer lag for the alert rules
+        processMetrics.add(new KafkaClientMetrics(kafkaConsumer, List.of(), processMetrics.scheduler(),
+                processMetrics.kafkaRefresh()));
+        consumer = new AlertConsumer(kafkaConsumer, config.alertsTopic(), handler,
                 config.deliveryThreads(), config.shutdownGrace(), config.failureBackoff(), clock);
         consumerThread = new Thread(consumer, "hcwatch-sink-consumer");
         consumerThread.start();
@@ -145,9 +146,9 @@ public final class SinkApp implements AutoCloseable {
             producer.close(Duration.ofSeconds(10));
             producer = null;
         }
-        if (gcMetrics != null) {
-            gcMetrics.close();
-            gcMetrics = null;
+        if (processMetrics != null) {
+            processMetrics.close();
+            processMetrics = null;
         }
         registry.close();
     }
@@ -210,15 +211,5 @@ public final class SinkApp implements AutoCloseable {
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         return props;
-    }
-
-    private void bindJvmMetrics() {
-        new ClassLoaderMetrics().bindTo(registry);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
-        gcMetrics = new JvmGcMetrics();
-        gcMetrics.bindTo(registry);
     }
 }

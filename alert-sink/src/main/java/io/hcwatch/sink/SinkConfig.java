@@ -31,6 +31,7 @@ public record SinkConfig(
         Duration failureBackoff,
         String metricsHost,
         int metricsPort,
+        Duration kafkaMetricsRefresh,
         Map<String, Object> consumerOverrides,
         Map<String, Object> producerOverrides,
         Map<String, Object> serdeConfig) {
@@ -50,7 +51,7 @@ public record SinkConfig(
             "pagerduty.request.timeout.ms", "pagerduty.rate.limit.per.minute", "pagerduty.rate.limit.burst",
             "retry.max.attempts", "retry.max.elapsed.ms", "retry.initial.backoff.ms", "retry.max.backoff.ms",
             "delivery.threads", "shutdown.grace.ms", "failure.backoff.ms", "metrics.host", "metrics.port",
-            "auto.register.schemas");
+            "metrics.kafka.refresh.ms", "auto.register.schemas");
 
     public record PagerDuty(String endpoint, String client, String routingKeyEnv, List<RouteConfig> routes,
             Duration requestTimeout, int eventsPerMinute, int burst) {
@@ -101,6 +102,7 @@ public record SinkConfig(
                 in.millis("failure.backoff.ms", 5_000, 0),
                 in.text("metrics.host", "0.0.0.0"),
                 metricsPort,
+                in.millis("metrics.kafka.refresh.ms", 10_000, 100),
                 in.withPrefix(CONSUMER_PREFIX),
                 in.withPrefix(PRODUCER_PREFIX),
                 serdeConfig(in));

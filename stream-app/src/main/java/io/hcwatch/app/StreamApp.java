@@ -1,21 +1,19 @@
 package io.hcwatch.app;
 
 import io.hcwatch.observability.EndpointServer;
+import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,12 +33,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamApp implements AutoCloseable {
 
+    public static final String STREAM_STATE = "hcwatch.stream.state";
     private static final Logger LOG = LoggerFactory.getLogger(StreamApp.class);
 
     private final StreamAppConfig config;
     private final PrometheusMeterRegistry registry;
     private KafkaStreams streams;
-    private KafkaStreamsMetrics streamsMetrics;
+    private ProcessMetrics processMetrics;
     private EndpointServer endpoints;
 
     public StreamApp(StreamAppConfig config) {
@@ -57,6 +56,8 @@ public final class StreamApp implements AutoCloseable {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        // a stable client.id keeps the client_id tag of Kafka metrics the same across restarts (default: a new UUID each time)
+        p.put(StreamsConfig.CLIENT_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
@@ -87,14 +88,15 @@ public final class StreamApp implements AutoCloseable {
             LOG.error("stream thread failed; replacing it", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        streamsMetrics = new KafkaStreamsMetrics(streams);
-        streamsMetrics.bindTo(registry);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmGcMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ClassLoaderMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
+        processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
+        // every client of the topology: the main consumer's records-lag(-max) is the input lag the alert rules read
+        processMetrics.add(new KafkaStreamsMetrics(streams, List.of(), processMetrics.scheduler(), processMetrics.kafkaRefresh()));
+        for (KafkaStreams.State s : KafkaStreams.State.values()) {
+            Gauge.builder(STREAM_STATE, this, app -> app.state() == s ? 1 : 0)
+                    .description("1 for the Kafka Streams client's current state, 0 for the others")
+                    .tag("state", s.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
         if (config.metricsPort() >= 0) {
             endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady);
         }
@@ -125,8 +127,9 @@ public final class StreamApp implements AutoCloseable {
                     .withTimeout(Duration.ofSeconds(30)));
             streams = null;
         }
-        if (streamsMetrics != null) {
-            streamsMetrics.close();
+        if (processMetrics != null) {
+            processMetrics.close();
+            processMetrics = null;
         }
         if (endpoints != null) {
             endpoints.close();

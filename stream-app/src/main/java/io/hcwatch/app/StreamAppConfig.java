@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -22,7 +23,8 @@ import java.util.TreeSet;
  *   <li>{@code topic.<alb|alb-health|haproxy|health|config|alerts|dlq>}: topic names</li>
  *   <li>{@code detect.<setting>}: any detector setting (README, "Configuration")</li>
  *   <li>{@code streams.<kafka streams or client config>}: passed to Kafka Streams as is</li>
- *   <li>{@code metrics.host}, {@code metrics.port}: the /metrics, /health, /ready endpoint</li>
+ *   <li>{@code metrics.host}, {@code metrics.port}: the /metrics, /health, /ready endpoint ({@code -1}: off)</li>
+ *   <li>{@code metrics.kafka.refresh.ms}: how often new Kafka client metrics (per-partition lag) are picked up</li>
  *   <li>{@code state.dir}</li>
  * </ul>
  */
@@ -35,10 +37,11 @@ public record StreamAppConfig(
         Map<String, Object> streamsOverrides,
         String metricsHost,
         int metricsPort,
+        Duration kafkaMetricsRefresh,
         String stateDir) {
 
     private static final Set<String> PLAIN_KEYS = Set.of("bootstrap.servers", "schema.registry.url", "application.id",
-            "auto.register.schemas", "metrics.host", "metrics.port", "state.dir");
+            "auto.register.schemas", "metrics.host", "metrics.port", "metrics.kafka.refresh.ms", "state.dir");
 
     public static StreamAppConfig load(Path file) {
         Properties p = new Properties();
@@ -87,8 +90,19 @@ public record StreamAppConfig(
         } catch (NumberFormatException e) {
             throw new ConfigException("metrics.port must be a port number, got " + p.getProperty("metrics.port"));
         }
+        long refresh;
+        try {
+            refresh = Long.parseLong(p.getProperty("metrics.kafka.refresh.ms", "10000").trim());
+        } catch (NumberFormatException e) {
+            refresh = -1;
+        }
+        if (refresh < 100) {
+            throw new ConfigException("metrics.kafka.refresh.ms must be a number of milliseconds >= 100, got "
+                    + p.getProperty("metrics.kafka.refresh.ms"));
+        }
         return new StreamAppConfig(bootstrap, p.getProperty("application.id", "hcwatch").trim(), serde, topics, settings,
-                streams, p.getProperty("metrics.host", "0.0.0.0").trim(), port, p.getProperty("state.dir"));
+                streams, p.getProperty("metrics.host", "0.0.0.0").trim(), port, Duration.ofMillis(refresh),
+                p.getProperty("state.dir"));
     }
 
     private static Topics withTopic(Topics topics, String key, String value) {

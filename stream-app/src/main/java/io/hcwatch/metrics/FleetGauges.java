@@ -1,15 +1,19 @@
 package io.hcwatch.metrics;
 
 import io.hcwatch.config.Settings;
+import io.hcwatch.detect.fleet.FailOpenDetector;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.slots.FrontendSeconds;
 import io.hcwatch.detect.slots.HostState;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Per target group and per HAProxy frontend gauges for Grafana. The stream thread publishes an
@@ -18,6 +22,21 @@ import org.HdrHistogram.Histogram;
  */
 public final class FleetGauges {
 
+    public static final String TARGETS_HEALTHY = "hcwatch.targets.healthy";
+    public static final String TARGETS_REGISTERED = "hcwatch.targets.registered";
+    public static final String CHECK_LATENCY = "hcwatch.check.latency";
+    public static final String CHECK_TIMEOUT = "hcwatch.check.timeout";
+    public static final String HEADROOM = "hcwatch.check.headroom.ratio";
+    public static final String FAIL_OPEN = "hcwatch.fail.open";
+    public static final String FRONTEND_SESSIONS = "hcwatch.frontend.sessions";
+    public static final String FRONTEND_MAXCONN = "hcwatch.frontend.maxconn";
+    public static final String FRONTEND_RATIO = "hcwatch.frontend.sessions.ratio";
+    public static final String SERIES_DROPPED = "hcwatch.metrics.series.dropped";
+    /** Far above any real fleet; a guard against telemetry that invents target-group names. */
+    public static final int DEFAULT_MAX_SERIES_KEYS = 2_000;
+    private static final String LATENCY_HELP =
+            "Health-check latency percentile over the headroom window (headroom.window, default 60s of event time)";
+    private static final Logger LOG = LoggerFactory.getLogger(FleetGauges.class);
     private static final long PUBLISH_EVERY_NANOS = 1_000_000_000L;
 
     private final MeterRegistry registry;
@@ -25,10 +44,24 @@ public final class FleetGauges {
     private final Map<String, FleetSnapshot> fleets = new ConcurrentHashMap<>();
     private final Map<String, FrontendSnapshot> frontends = new ConcurrentHashMap<>();
     private final Map<String, Long> lastPublished = new ConcurrentHashMap<>();
+    private final int maxSeriesKeys;
+    private final FailOpenDetector failOpenDetector;
+    private final Counter dropped;
+    private volatile boolean overflowLogged;
 
     public FleetGauges(MeterRegistry registry, Settings settings) {
+        this(registry, settings, DEFAULT_MAX_SERIES_KEYS);
+    }
+
+    /** @param maxSeriesKeys most target groups (and, separately, frontends) given gauges; later ones are only counted */
+    public FleetGauges(MeterRegistry registry, Settings settings, int maxSeriesKeys) {
         this.registry = registry;
         this.settings = settings;
+        this.maxSeriesKeys = maxSeriesKeys;
+        this.failOpenDetector = new FailOpenDetector(settings);
+        this.dropped = Counter.builder(SERIES_DROPPED)
+                .description("Gauge updates not exported because the target-group or frontend limit was reached")
+                .register(registry);
     }
 
     record FleetSnapshot(double healthy, double registered, double p50, double p95, double p99, double timeout,
@@ -46,21 +79,31 @@ public final class FleetGauges {
         boolean enough = h.getTotalCount() > 0;
         double p99 = enough ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN;
         double timeout = s.check.timeoutMs == null ? Double.NaN : s.check.timeoutMs / 1000.0;
-        boolean failOpen = s.isAlb() && s.routingThresholds().breached(s.healthy(), s.registered());
+        // the detector's own test (pool or per zone, only once targets are known), so the gauge and the alert agree
+        boolean failOpen = !failOpenDetector.evaluate(s, s.clock).isEmpty();
         FleetSnapshot snap = new FleetSnapshot(s.healthy(), s.registered(),
                 enough ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
                 enough ? h.getValueAtPercentile(95) / 1000.0 : Double.NaN, p99, timeout,
                 Double.isNaN(p99) || Double.isNaN(timeout) ? Double.NaN : p99 / timeout, failOpen ? 1 : 0);
         if (fleets.put(targetGroup, snap) == null) {
-            fleetGauge("hcwatch.targets.healthy", targetGroup, null, FleetSnapshot::healthy, "Targets in state healthy");
-            fleetGauge("hcwatch.targets.registered", targetGroup, null, FleetSnapshot::registered,
-                    "Targets registered (LbConfig, else the registry)");
-            fleetGauge("hcwatch.check.latency", targetGroup, "0.5", FleetSnapshot::p50, "Health-check latency quantile (seconds)");
-            fleetGauge("hcwatch.check.latency", targetGroup, "0.95", FleetSnapshot::p95, "Health-check latency quantile (seconds)");
-            fleetGauge("hcwatch.check.latency", targetGroup, "0.99", FleetSnapshot::p99, "Health-check latency quantile (seconds)");
-            fleetGauge("hcwatch.check.timeout", targetGroup, "", FleetSnapshot::timeout, "Health-check timeout (seconds)");
-            fleetGauge("hcwatch.check.headroom.ratio", targetGroup, null, FleetSnapshot::headroom, "p99 check latency / timeout");
-            fleetGauge("hcwatch.fail.open", targetGroup, null, FleetSnapshot::failOpen, "1 while the ALB routes to all targets");
+            if (fleets.size() > maxSeriesKeys) {
+                fleets.remove(targetGroup);
+                overflow("target group", targetGroup);
+                return;
+            }
+            fleetGauge(TARGETS_HEALTHY, targetGroup, null, null, FleetSnapshot::healthy,
+                    "Targets whose last known state is healthy, per target group (or HAProxy backend)");
+            fleetGauge(TARGETS_REGISTERED, targetGroup, null, null, FleetSnapshot::registered,
+                    "Targets registered: LbConfig's registered_targets, else the targets seen reporting");
+            fleetGauge(CHECK_LATENCY, targetGroup, "p50", "seconds", FleetSnapshot::p50, LATENCY_HELP);
+            fleetGauge(CHECK_LATENCY, targetGroup, "p95", "seconds", FleetSnapshot::p95, LATENCY_HELP);
+            fleetGauge(CHECK_LATENCY, targetGroup, "p99", "seconds", FleetSnapshot::p99, LATENCY_HELP);
+            fleetGauge(CHECK_TIMEOUT, targetGroup, null, "seconds", FleetSnapshot::timeout,
+                    "The health check's configured timeout (NaN while unknown)");
+            fleetGauge(HEADROOM, targetGroup, null, null, FleetSnapshot::headroom,
+                    "p99 health-check latency divided by the timeout; 1 means checks are timing out");
+            fleetGauge(FAIL_OPEN, targetGroup, null, null, FleetSnapshot::failOpen,
+                    "1 while healthy targets are below the unhealthy-state-routing threshold, so the ALB routes to all targets");
         }
     }
 
@@ -80,11 +123,27 @@ public final class FleetGauges {
             double maxconn = configured != null ? configured : settings.integer("slots.default-maxconn");
             String key = host + "\n" + e.getKey();
             if (frontends.put(key, new FrontendSnapshot(sessions, maxconn, sessions / maxconn)) == null) {
-                frontendGauge("hcwatch.frontend.sessions", host, e.getKey(), FrontendSnapshot::sessions, "feconn, the frontend's sessions");
-                frontendGauge("hcwatch.frontend.maxconn", host, e.getKey(), FrontendSnapshot::maxconn, "The frontend's maxconn");
-                frontendGauge("hcwatch.frontend.sessions.ratio", host, e.getKey(), FrontendSnapshot::ratio, "feconn / maxconn");
+                if (frontends.size() > maxSeriesKeys) {
+                    frontends.remove(key);
+                    overflow("frontend", host + "/" + e.getKey());
+                    continue;
+                }
+                frontendGauge(FRONTEND_SESSIONS, host, e.getKey(), FrontendSnapshot::sessions,
+                        "Highest feconn (the frontend's concurrent sessions) logged in the last 2 seconds of event time");
+                frontendGauge(FRONTEND_MAXCONN, host, e.getKey(), FrontendSnapshot::maxconn,
+                        "The frontend's maxconn (LbConfig, else slots.default-maxconn)");
+                frontendGauge(FRONTEND_RATIO, host, e.getKey(), FrontendSnapshot::ratio,
+                        "Frontend sessions divided by maxconn; 1 means new connections queue or are refused");
             }
         }
+    }
+
+    private void overflow(String what, String name) {
+        if (!overflowLogged) {
+            overflowLogged = true;
+            LOG.warn("more than {} {}s: {} and later ones get no gauges (metrics.max-series-keys)", maxSeriesKeys, what, name);
+        }
+        dropped.increment();
     }
 
     private boolean due(String key) {
@@ -97,19 +156,18 @@ public final class FleetGauges {
         return true;
     }
 
-    private void fleetGauge(String name, String tg, String quantile, ToDoubleFunction<FleetSnapshot> value, String help) {
+    private void fleetGauge(String name, String tg, String percentile, String unit, ToDoubleFunction<FleetSnapshot> value,
+                            String help) {
         Gauge.Builder<Map<String, FleetSnapshot>> b = Gauge.builder(name, fleets, m -> {
                     FleetSnapshot s = m.get(tg);
                     return s == null ? Double.NaN : value.applyAsDouble(s);
                 })
                 .description(help)
+                .baseUnit(unit)
                 .tag("target_group", tg);
-        if (quantile != null) {
-            // "" marks a duration without quantile
-            b.baseUnit("seconds");
-            if (!quantile.isEmpty()) {
-                b.tag("quantile", quantile);
-            }
+        if (percentile != null) {
+            // not "quantile": Prometheus reserves that label for summaries, and this is a gauge
+            b.tag("percentile", percentile);
         }
         b.register(registry);
     }

@@ -1,16 +1,39 @@
 package io.hcwatch.metrics;
 
+import io.hcwatch.parse.RejectReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Counters of what the pipeline did with its inputs and what it alerted on. Tags are bounded:
- * source, reason and kind come from fixed sets, never from the data (no client or target names).
+ * source, reason and kind come from fixed sets, never from the data (no client or target names);
+ * a reason outside the known set is counted as {@code other}.
+ *
+ * <p>Series that alert rules and the dashboard read are registered at zero up front
+ * ({@link #initialize}): a counter born at 1 shows no {@code increase()} for its first event, and
+ * an absent series cannot be told from a broken scrape.
  */
 public final class PipelineMetrics {
+
+    public static final String RECORDS = "hcwatch.records";
+    public static final String REJECTED = "hcwatch.records.rejected";
+    public static final String SKIPPED = "hcwatch.records.skipped";
+    public static final String LATE = "hcwatch.records.late";
+    public static final String ALERTS = "hcwatch.alerts";
+
+    static final Set<String> KNOWN_REASONS = Set.of(RejectReason.EMPTY, RejectReason.BAD_UTF8, RejectReason.FIELD_COUNT,
+            RejectReason.BAD_QUOTING, RejectReason.BAD_TIMESTAMP, RejectReason.BAD_NUMBER, RejectReason.BAD_ADDRESS,
+            RejectReason.UNKNOWN_TYPE, RejectReason.BAD_FIELD, RejectReason.NOT_HAPROXY, RejectReason.UNKNOWN_MESSAGE,
+            RejectReason.BAD_JSON, RejectReason.MISSING_FIELD, RejectReason.BAD_ENUM, RejectReason.BAD_TYPE,
+            "bad_avro", "internal_error");
+    private static final int MAX_KIND_LENGTH = 40;
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
@@ -28,31 +51,93 @@ public final class PipelineMetrics {
         return registry;
     }
 
+    /** The severities each alert type can have (SPEC section 3), for the series registered at zero. */
+    static final Map<String, List<String>> ALERT_SEVERITIES = Map.of(
+            "correlated_failure", List.of("warning", "critical"),
+            "zonal_failure", List.of("error"),
+            "health_latency_headroom", List.of("warning", "critical"),
+            "health_check_config_risk", List.of("warning", "critical"),
+            "replacement_churn", List.of("critical"),
+            "socket_slot_exhaustion", List.of("warning", "critical"),
+            "client_flood", List.of("error"),
+            "fail_open_routing", List.of("critical"),
+            "dns_failover", List.of("warning"),
+            "no_healthy_targets", List.of("critical"));
+
+    /**
+     * Registers at zero the per-source outcome counters, the late-record counters of each monitor
+     * and the alert counters of every type, severity and status the SPEC gives.
+     */
+    public PipelineMetrics initialize(Collection<String> sources, Collection<String> monitors) {
+        ALERT_SEVERITIES.forEach((type, severities) -> {
+            for (String severity : severities) {
+                alertCounter(type, severity, "firing");
+                alertCounter(type, severity, "resolved");
+            }
+        });
+        for (String source : sources) {
+            for (String outcome : new String[] {"parsed", "rejected", "skipped"}) {
+                records(source, outcome);
+            }
+        }
+        monitors.forEach(this::lateCounter);
+        return this;
+    }
+
     public void parsed(String source) {
-        counter("hcwatch.records", "source", source, "outcome", "parsed").increment();
+        records(source, "parsed").increment();
     }
 
     public void rejected(String source, String reason) {
-        counter("hcwatch.records", "source", source, "outcome", "rejected").increment();
-        counter("hcwatch.records.rejected", "source", source, "reason", reason).increment();
+        records(source, "rejected").increment();
+        counter(REJECTED, "Input records rejected (dead-lettered), by reason", "source", source,
+                "reason", boundedReason(reason)).increment();
     }
 
     public void skipped(String source, String kind) {
-        counter("hcwatch.records", "source", source, "outcome", "skipped").increment();
-        counter("hcwatch.records.skipped", "source", source, "kind", kind).increment();
+        records(source, "skipped").increment();
+        counter(SKIPPED, "Known input lines with nothing to measure (e.g. HAProxy admin messages), by kind",
+                "source", source, "kind", boundedKind(kind)).increment();
     }
 
     /** A record older than its monitor's clock minus the grace period. */
     public void late(String monitor) {
-        counter("hcwatch.records.late", "monitor", monitor).increment();
+        lateCounter(monitor).increment();
     }
 
     public void alert(String type, String severity, String status) {
-        counter("hcwatch.alerts", "type", type, "severity", severity, "status", status).increment();
+        alertCounter(type, severity, status).increment();
     }
 
-    private Counter counter(String name, String... tags) {
-        String key = name + String.join("\u0000", tags);
-        return counters.computeIfAbsent(key, k -> Counter.builder(name).tags(tags).register(registry));
+    private Counter alertCounter(String type, String severity, String status) {
+        return counter(ALERTS, "Alert notifications published (firing, re-notified or resolved)",
+                "type", type, "severity", severity, "status", status);
+    }
+
+    private Counter records(String source, String outcome) {
+        return counter(RECORDS, "Input records read, by outcome: parsed, rejected (to the DLQ) or skipped",
+                "source", source, "outcome", outcome);
+    }
+
+    private Counter lateCounter(String monitor) {
+        return counter(LATE, "Records that arrived after the grace period and were not counted", "monitor", monitor);
+    }
+
+    static String boundedReason(String reason) {
+        String r = reason == null ? "" : reason.toLowerCase(Locale.ROOT);
+        return KNOWN_REASONS.contains(r) ? r : "other";
+    }
+
+    /** Skip kinds are short words from the parsers; anything that does not look like one is {@code other}. */
+    static String boundedKind(String kind) {
+        if (kind == null || kind.isEmpty() || kind.length() > MAX_KIND_LENGTH || !kind.matches("[a-z_]+")) {
+            return "other";
+        }
+        return kind;
+    }
+
+    private Counter counter(String name, String help, String... tags) {
+        String key = name + "\u0000" + String.join("\u0000", tags);
+        return counters.computeIfAbsent(key, k -> Counter.builder(name).description(help).tags(tags).register(registry));
     }
 }

@@ -139,7 +139,8 @@ public final class TopologyFactory {
         public Stages(TopologyConfig config) {
             this.config = config;
             Settings settings = config.settings();
-            this.metrics = new PipelineMetrics(config.meterRegistry());
+            this.metrics = new PipelineMetrics(config.meterRegistry()).initialize(
+                    java.util.Arrays.stream(Source.values()).map(Source::id).toList(), java.util.List.of("fleet", "host", "flood"));
             this.gauges = new FleetGauges(config.meterRegistry(), settings);
             this.fleetMonitor = new FleetMonitor(settings);
             this.slotMonitor = new SlotMonitor(settings);

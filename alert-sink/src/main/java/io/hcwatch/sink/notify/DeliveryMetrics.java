@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Set;
 
@@ -19,46 +20,78 @@ public final class DeliveryMetrics {
             "replacement_churn", "socket_slot_exhaustion", "client_flood", "fail_open_routing",
             "dns_failover", "no_healthy_targets");
 
+    public static final String DELIVERED = "hcwatch.sink.alerts.delivered";
+    public static final String RETRIES = "hcwatch.sink.delivery.retries";
+    public static final String DEAD_LETTERED = "hcwatch.sink.alerts.dead.lettered";
+    public static final String LATENCY = "hcwatch.sink.delivery.latency";
+
     private final MeterRegistry registry;
 
     public DeliveryMetrics(MeterRegistry registry) {
         this.registry = registry;
     }
 
+    /**
+     * Registers at zero the series that alert rules and the dashboard read, for each receiver in
+     * use: a counter born at 1 would show no {@code increase()} for its first event.
+     */
+    public DeliveryMetrics initialize(Collection<String> sinks) {
+        for (String sink : sinks) {
+            KNOWN_ALERT_TYPES.forEach(type -> deliveredCounter(sink, type));
+            for (String statusClass : new String[] {"429", "5xx", "network"}) {
+                retriesCounter(sink, statusClass);
+            }
+            for (String statusClass : new String[] {"4xx", "429", "5xx", "network"}) {
+                deadLetteredCounter(sink, statusClass);
+            }
+        }
+        deadLetteredCounter("none", "undecodable");
+        return this;
+    }
+
     public void delivered(String sink, String alertType, Duration latency) {
-        Counter.builder("hcwatch.sink.alerts.delivered")
-                .description("Alerts a receiver accepted")
-                .tag("sink", sink)
-                .tag("alert_type", boundedType(alertType))
-                .register(registry)
-                .increment();
+        deliveredCounter(sink, boundedType(alertType)).increment();
         latency(sink, "delivered", latency);
     }
 
     public void retried(String sink, String statusClass) {
-        Counter.builder("hcwatch.sink.delivery.retries")
-                .description("Attempts that failed in a way worth retrying and were retried")
-                .tag("sink", sink)
-                .tag("status_class", statusClass)
-                .register(registry)
-                .increment();
+        retriesCounter(sink, statusClass).increment();
     }
 
     /** {@code sink} is {@code none} for records that never reached a receiver (undecodable). */
     public void deadLettered(String sink, String statusClass, Duration latency) {
-        Counter.builder("hcwatch.sink.alerts.dead.lettered")
-                .description("Alerts written to the dead-letter topic instead of being delivered")
-                .tag("sink", sink)
-                .tag("status_class", statusClass)
-                .register(registry)
-                .increment();
+        deadLetteredCounter(sink, statusClass).increment();
         if (latency != null) {
             latency(sink, "dead_lettered", latency);
         }
     }
 
+    private Counter deliveredCounter(String sink, String alertType) {
+        return Counter.builder(DELIVERED)
+                .description("Alerts a receiver accepted")
+                .tag("sink", sink)
+                .tag("alert_type", alertType)
+                .register(registry);
+    }
+
+    private Counter retriesCounter(String sink, String statusClass) {
+        return Counter.builder(RETRIES)
+                .description("Attempts that failed in a way worth retrying and were retried")
+                .tag("sink", sink)
+                .tag("status_class", statusClass)
+                .register(registry);
+    }
+
+    private Counter deadLetteredCounter(String sink, String statusClass) {
+        return Counter.builder(DEAD_LETTERED)
+                .description("Alerts written to the dead-letter topic instead of being delivered")
+                .tag("sink", sink)
+                .tag("status_class", statusClass)
+                .register(registry);
+    }
+
     private void latency(String sink, String outcome, Duration latency) {
-        Timer.builder("hcwatch.sink.delivery.latency")
+        Timer.builder(LATENCY)
                 .description("From the first attempt to deliver an alert to its outcome, retries included")
                 .tag("sink", sink)
                 .tag("outcome", outcome)
