@@ -14,7 +14,7 @@ import org.apache.avro.specific.SpecificRecord;
  * tagged with its kind. Internal topics carry plain Avro binary behind a one-byte kind (no
  * registry): both ends are this application, at the same version.
  */
-public record Envelope(Kind kind, SpecificRecord record) {
+public record Envelope(Kind kind, SpecificRecord record, String upstream) {
 
     /** The record types a monitor can receive; the byte is the tag on the wire. */
     public enum Kind {
@@ -44,18 +44,31 @@ public record Envelope(Kind kind, SpecificRecord record) {
     }
 
     public static Envelope of(SpecificRecord record) {
+        return of(record, null);
+    }
+
+    /**
+     * @param upstream the input partition the record came through (e.g. "health-3"): monitors keep
+     *                 time per upstream, so a partition that lags behind the others is not mistaken
+     *                 for targets that went silent
+     */
+    public static Envelope of(SpecificRecord record, String upstream) {
+        return new Envelope(kindOf(record), record, upstream);
+    }
+
+    private static Kind kindOf(SpecificRecord record) {
         if (record instanceof HealthCheckResult) {
-            return new Envelope(Kind.HEALTH_CHECK, record);
+            return Kind.HEALTH_CHECK;
         } else if (record instanceof BackendEvent) {
-            return new Envelope(Kind.BACKEND_EVENT, record);
+            return Kind.BACKEND_EVENT;
         } else if (record instanceof LbConfig) {
-            return new Envelope(Kind.LB_CONFIG, record);
+            return Kind.LB_CONFIG;
         } else if (record instanceof TargetTraffic) {
-            return new Envelope(Kind.TARGET_TRAFFIC, record);
+            return Kind.TARGET_TRAFFIC;
         } else if (record instanceof HaproxyTraffic) {
-            return new Envelope(Kind.HAPROXY_TRAFFIC, record);
+            return Kind.HAPROXY_TRAFFIC;
         } else if (record instanceof ClientTraffic) {
-            return new Envelope(Kind.CLIENT_TRAFFIC, record);
+            return Kind.CLIENT_TRAFFIC;
         }
         throw new IllegalArgumentException("no envelope kind for " + record.getClass().getName());
     }

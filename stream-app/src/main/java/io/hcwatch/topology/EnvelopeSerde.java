@@ -37,6 +37,7 @@ public final class EnvelopeSerde implements Serde<Envelope> {
             ByteArrayOutputStream out = new ByteArrayOutputStream(128);
             out.write(e.kind().tag);
             BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            encoder.writeString(e.upstream() == null ? "" : e.upstream());
             writers.get(e.kind()).write(e.record(), encoder);
             encoder.flush();
             return out.toByteArray();
@@ -52,7 +53,8 @@ public final class EnvelopeSerde implements Serde<Envelope> {
         try {
             Envelope.Kind kind = Envelope.Kind.ofTag(data[0]);
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 1, data.length - 1, null);
-            return new Envelope(kind, readers.get(kind).read(null, decoder));
+            String upstream = decoder.readString();
+            return new Envelope(kind, readers.get(kind).read(null, decoder), upstream.isEmpty() ? null : upstream);
         } catch (IOException | RuntimeException ex) {
             throw new SerializationException("could not decode an internal record from " + topic, ex);
         }

@@ -39,7 +39,7 @@ final class FleetAdapter implements MonitorAdapter<FleetState> {
     @Override
     public List<Notification> apply(FleetState state, Envelope e) {
         return switch (e.kind()) {
-            case HEALTH_CHECK -> monitor.onCheck(state, (HealthCheckResult) e.record());
+            case HEALTH_CHECK -> monitor.onCheck(state, (HealthCheckResult) e.record(), e.upstream());
             case BACKEND_EVENT -> monitor.onBackendEvent(state, (BackendEvent) e.record());
             case LB_CONFIG -> monitor.onConfig(state, (LbConfig) e.record());
             case TARGET_TRAFFIC -> monitor.onTraffic(state, (TargetTraffic) e.record());

@@ -152,7 +152,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     }
 
     private void send(Destination destination, String key, SpecificRecord r, long eventTime) {
-        context.forward(new Record<>(key, Routed.to(destination, Envelope.of(r)), eventTime));
+        String upstream = source.id() + "-" + context.taskId().partition();
+        context.forward(new Record<>(key, Routed.to(destination, Envelope.of(r, upstream)), eventTime));
     }
 
     private DeadLetter deadLetter(Record<byte[], byte[]> record, ParseResult.Rejected<?> rejected) {

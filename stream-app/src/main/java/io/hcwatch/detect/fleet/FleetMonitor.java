@@ -53,8 +53,13 @@ public final class FleetMonitor {
     }
 
     public List<Notification> onCheck(FleetState s, HealthCheckResult r) {
+        return onCheck(s, r, null);
+    }
+
+    /** @param upstream the input partition the check came through, or null when unknown */
+    public List<Notification> onCheck(FleetState s, HealthCheckResult r, String upstream) {
         List<Notification> out = advanceTo(s, r.getTs().toEpochMilli());
-        CheckSettings before = s.observeCheck(r, settings);
+        CheckSettings before = s.observeCheck(r, settings, upstream);
         if (before != null) {
             configRisk.onChange(s, before, s.clock);
         }

@@ -32,6 +32,8 @@ public final class FleetState {
     public long clock;
     public long lastStep;
     public Map<String, TargetRecord> targets = new LinkedHashMap<>();
+    /** Newest check time per input partition: how far each upstream has got in event time. */
+    public Map<String, Long> upstreamClocks = new HashMap<>();
 
     public CheckSettings check = new CheckSettings();
     public CheckSettings previousCheck;
@@ -83,8 +85,15 @@ public final class FleetState {
 
     /** Applies one health check; returns the check settings as they were before, if this record changed them. */
     public CheckSettings observeCheck(HealthCheckResult r, Settings settings) {
+        return observeCheck(r, settings, null);
+    }
+
+    public CheckSettings observeCheck(HealthCheckResult r, Settings settings, String upstream) {
         long ts = r.getTs().toEpochMilli();
         touch(ts);
+        if (upstream != null) {
+            upstreamClocks.merge(upstream, ts, Math::max);
+        }
         if (lb == null && r.getLb() != null) {
             lb = r.getLb();
         }
@@ -125,6 +134,9 @@ public final class FleetState {
             t.registeredAt = r.getRegisteredAt().toEpochMilli();
         }
         t.source = r.getSource();
+        if (upstream != null) {
+            t.upstream = upstream;
+        }
         // a late record can be the target's earliest: it was known before, not newly registered
         t.firstSeen = Math.min(t.firstSeen, ts);
         if (ts < t.lastSeen) {
@@ -304,7 +316,10 @@ public final class FleetState {
         long silence = interval * settings.integer("registry.silent-intervals");
         for (Iterator<TargetRecord> it = targets.values().iterator(); it.hasNext(); ) {
             TargetRecord t = it.next();
-            if (!"haproxy".equals(t.source) && t.lastSeen < now - silence) {
+            // silent relative to its own input partition: a partition running behind the others is not silence
+            Long upstreamNow = t.upstream == null ? null : upstreamClocks.get(t.upstream);
+            long reference = upstreamNow == null ? now : Math.min(now, upstreamNow);
+            if (!"haproxy".equals(t.source) && t.lastSeen < reference - silence) {
                 it.remove();
                 removed.add(t.id);
                 timeoutsAt.remove(t.id);

@@ -46,11 +46,19 @@ public final class ZonalFailureDetector implements FleetDetector {
             if (share < settings.number("zonal.zone-fraction")) {
                 continue;
             }
+            long onset = members.stream().filter(t -> t.failingWithin(now, window) && !s.isNew(t, now, newAge))
+                    .mapToLong(t -> t.firstFailureAt).min().orElse(now);
             boolean othersClean = true;
             StringBuilder others = new StringBuilder();
             for (Map.Entry<String, List<TargetRecord>> other : zones.entrySet()) {
                 if (other.getKey().equals(zone.getKey())) {
                     continue;
+                }
+                if (!reportedSince(other.getValue(), onset)) {
+                    // the other zones must have been checked since this zone began failing: the first
+                    // failures of a fleet-wide outage arrive one target at a time and look zonal at first
+                    othersClean = false;
+                    break;
                 }
                 int otherFailing = countFailing(s, other.getValue(), now, window, newAge);
                 double otherShare = (double) otherFailing / other.getValue().size();
@@ -119,6 +127,17 @@ public final class ZonalFailureDetector implements FleetDetector {
         return new Finding(AlertType.ZONAL_FAILURE, AlertType.ZONAL_FAILURE.id() + "/" + s.targetGroup + "/" + zone,
                 Severity.ERROR, Scope.targetGroup(s.lb, s.targetGroup).withZone(zone), summary, details.build(),
                 Math.min(inZone.earliestOnset(), now), now);
+    }
+
+    /** Whether at least half of {@code targets} (whose logs report every check) reported at or after {@code since}. */
+    private static boolean reportedSince(List<TargetRecord> targets, long since) {
+        int reported = 0;
+        for (TargetRecord t : targets) {
+            if (t.lastSeen >= since || "haproxy".equals(t.source)) {
+                reported++;
+            }
+        }
+        return reported * 2 >= targets.size();
     }
 
     private static int countFailing(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {

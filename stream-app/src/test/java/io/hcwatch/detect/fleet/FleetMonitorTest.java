@@ -182,6 +182,48 @@ class FleetMonitorTest {
     }
 
     @Test
+    void theFirstFailuresOfAFleetWideOutageLandingInOneZoneAreNotCalledZonal() {
+        healthyFleet(12, 3, T0, 60);
+        long t = T0 + 60_000;
+        // every target fails from t on, but zone a's targets are checked first
+        for (int i = 0; i < 12; i += 3) {
+            feed(timeout(TG, "i-" + i, zone(i, 3), t + i));
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
+        for (int i = 0; i < 12; i++) {
+            if (i % 3 != 0) {
+                feed(timeout(TG, "i-" + i, zone(i, 3), t + 1_000 + i));
+            }
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+    }
+
+    @Test
+    void aPartitionRunningBehindTheOthersIsNotMistakenForSilentTargets() {
+        // targets 0..5 come through partition health-0, 6..11 through health-1, which lags 40s behind
+        for (long s = T0; s < T0 + 120_000; s += 5_000) {
+            for (int i = 0; i < 6; i++) {
+                sent.addAll(monitor.onCheck(state, fiveSecondCheck(i, s), "health-0"));
+            }
+        }
+        for (long s = T0; s < T0 + 80_000; s += 5_000) {
+            for (int i = 6; i < 12; i++) {
+                sent.addAll(monitor.onCheck(state, fiveSecondCheck(i, s), "health-1"));
+            }
+        }
+        sent.addAll(monitor.onTime(state, T0 + 125_000));
+        assertThat(state.targets).hasSize(12);
+        assertThat(sent).isEmpty();
+    }
+
+    /** A passing check of a target checked every 5s: silent after 15s. */
+    private static HealthCheckResult fiveSecondCheck(int i, long ts) {
+        return check(TG, "i-" + i, zone(i, 3), ts + i, CheckOutcome.pass, 100).setState(TargetState.healthy)
+                .setCheck(Checks.checkConfig(2000, 5_000)).build();
+    }
+
+    @Test
     void latencyHeadroomWarnsAtHalfTheTimeoutAndReportsTheRecommendedTimeout() {
         sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, null, null, T0))
                 .setHealthCheck(Checks.checkConfig(2000, 10_000)).build()));
