@@ -45,6 +45,9 @@ final class PeerFixtures {
     /** Skips the calling test with the path it looked at when the fixtures are not there. */
     static Path requireFolder() {
         Path folder = folder();
+        if ("1".equals(System.getenv("HCWATCH_REQUIRE_FIXTURES")) && !Files.isDirectory(folder)) {
+            throw new AssertionError("HCWATCH_REQUIRE_FIXTURES=1 but the peer fixtures are not at " + folder);
+        }
         assumeTrue(Files.isDirectory(folder),
                 "peer fixtures not found at " + folder + " (set -D" + PROPERTY + "=<path> to point at them)");
         return folder;
