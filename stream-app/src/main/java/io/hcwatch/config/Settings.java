@@ -21,7 +21,8 @@ import java.util.Map;
 public final class Settings {
 
     public static final List<Setting> CATALOG = List.of(
-            new Setting("window.grace", DURATION, "30s", "How late (event time) a record may arrive and still count."),
+            new Setting("window.grace", DURATION, "30s",
+                    "Out-of-order records up to this late (event time) count in full; later ones are counted as late."),
             new Setting("eval.step", DURATION, "10s", "Evaluation step; an alert resolves after alert.clear-steps clear steps."),
             new Setting("alert.clear-steps", INT, "2", "Consecutive clear evaluation steps before an alert resolves."),
             new Setting("alert.renotify", DURATION, "15m", "Re-send a firing alert after this long without a change."),
