@@ -53,7 +53,7 @@ public final class TopologyFactory {
     }
 
     public static Topology build(TopologyConfig config) {
-        return build(config, new Stages(config)).build();
+        return build(config, new Stages(config)).build(builderProperties());
     }
 
     static StreamsBuilder build(TopologyConfig config, Stages stages) {

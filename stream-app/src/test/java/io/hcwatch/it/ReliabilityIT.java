@@ -161,7 +161,14 @@ class ReliabilityIT {
             }
             Awaitility.await().atMost(WAIT).until(() -> apps.stream().allMatch(StreamApp::isReady));
             h.produce(input);
-            Awaitility.await().atMost(WAIT).until(() -> done.test(alerts.poll()));
+            try {
+                Awaitility.await().atMost(WAIT).until(() -> done.test(alerts.poll()));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError("alerts so far: " + summarize(alerts.poll()) + "; app states: "
+                        + apps.stream().map(a -> a.state().toString()).toList() + "; records: "
+                        + apps.get(0).registry().find("hcwatch.records").counters().stream()
+                        .map(c -> c.getId().getTags() + "=" + c.count()).toList(), e);
+            }
             return summarize(alerts.poll());
         } finally {
             apps.forEach(StreamApp::close);

@@ -17,7 +17,7 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
         long earliest = Long.MAX_VALUE;
         long latest = Long.MIN_VALUE;
         for (TargetRecord t : s.targets.values()) {
-            if (t.failingWithin(now, windowMillis) && !s.isNew(t, now, newTargetAge)) {
+            if (t.failingWithin(s.targetNow(t, now), windowMillis) && !s.isNew(t, now, newTargetAge)) {
                 failing.add(t);
                 earliest = Math.min(earliest, t.firstFailureAt);
                 latest = Math.max(latest, t.firstFailureAt);

@@ -58,6 +58,8 @@ public final class FleetState {
     public SlidingHistogram passingLatency;
     public java.util.List<ChurnEvent> churn = new ArrayList<>();
     public ConfigRisk configRisk;
+    /** Since when each zone has looked zonal (zonal_failure waits a check interval before firing). */
+    public Map<String, Long> zonalSince = new HashMap<>();
 
     public AlertBook alerts = new AlertBook();
 
@@ -317,9 +319,7 @@ public final class FleetState {
         for (Iterator<TargetRecord> it = targets.values().iterator(); it.hasNext(); ) {
             TargetRecord t = it.next();
             // silent relative to its own input partition: a partition running behind the others is not silence
-            Long upstreamNow = t.upstream == null ? null : upstreamClocks.get(t.upstream);
-            long reference = upstreamNow == null ? now : Math.min(now, upstreamNow);
-            if (!"haproxy".equals(t.source) && t.lastSeen < reference - silence) {
+            if (!"haproxy".equals(t.source) && t.lastSeen < targetNow(t, now) - silence) {
                 it.remove();
                 removed.add(t.id);
                 timeoutsAt.remove(t.id);
@@ -332,6 +332,16 @@ public final class FleetState {
     }
 
     // ---- views used by detectors --------------------------------------------------------------
+
+    /**
+     * "Now" for one target: the event time its own input partition has reached, never ahead of
+     * {@code now}. A target seen through a partition that lags is judged as of that partition's
+     * time, so a backlog on one partition does not make its failures look old.
+     */
+    public long targetNow(TargetRecord t, long now) {
+        Long upstreamNow = t.upstream == null ? null : upstreamClocks.get(t.upstream);
+        return upstreamNow == null ? now : Math.min(now, upstreamNow);
+    }
 
     /** Registered targets: LbConfig's count when given, else the registry's. */
     public int registered() {

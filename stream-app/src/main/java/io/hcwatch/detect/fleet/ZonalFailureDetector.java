@@ -30,12 +30,14 @@ public final class ZonalFailureDetector implements FleetDetector {
         Map<String, List<TargetRecord>> zones = s.byZone();
         zones.remove("unknown");
         if (zones.size() < 2) {
+            s.zonalSince.clear();
             return List.of();
         }
         long window = settings.millis("correlated.window");
         long newAge = settings.millis("registry.new-target-age");
         int minTargets = settings.integer("zonal.min-zone-targets");
         List<Finding> out = new ArrayList<>();
+        java.util.Set<String> holding = new java.util.HashSet<>();
         for (Map.Entry<String, List<TargetRecord>> zone : zones.entrySet()) {
             List<TargetRecord> members = zone.getValue();
             if (members.size() < minTargets) {
@@ -46,7 +48,7 @@ public final class ZonalFailureDetector implements FleetDetector {
             if (share < settings.number("zonal.zone-fraction")) {
                 continue;
             }
-            long onset = members.stream().filter(t -> t.failingWithin(now, window) && !s.isNew(t, now, newAge))
+            long onset = members.stream().filter(t -> t.failingWithin(s.targetNow(t, now), window) && !s.isNew(t, now, newAge))
                     .mapToLong(t -> t.firstFailureAt).min().orElse(now);
             boolean othersClean = true;
             StringBuilder others = new StringBuilder();
@@ -67,10 +69,19 @@ public final class ZonalFailureDetector implements FleetDetector {
                     othersClean = false;
                 }
             }
-            if (othersClean) {
+            if (!othersClean) {
+                continue;
+            }
+            holding.add(zone.getKey());
+            // targets fail and recover at different phases of the check interval: a zone that is
+            // merely first to fail or last to recover looks zonal for less than one interval
+            long since = s.zonalSince.computeIfAbsent(zone.getKey(), z -> now);
+            long interval = s.check.intervalMs != null ? s.check.intervalMs : settings.millis("registry.default-interval");
+            if (now - since >= interval) {
                 out.add(finding(s, zone.getKey(), members, failing, others.toString(), now, window, newAge));
             }
         }
+        s.zonalSince.keySet().retainAll(holding);
         return out;
     }
 
@@ -129,21 +140,23 @@ public final class ZonalFailureDetector implements FleetDetector {
                 Math.min(inZone.earliestOnset(), now), now);
     }
 
-    /** Whether at least half of {@code targets} (whose logs report every check) reported at or after {@code since}. */
+    /**
+     * Whether every target of {@code targets} reported at or after {@code since} (HAProxy logs only
+     * state changes, so its servers' last state stands). Costs at most one check interval.
+     */
     private static boolean reportedSince(List<TargetRecord> targets, long since) {
-        int reported = 0;
         for (TargetRecord t : targets) {
-            if (t.lastSeen >= since || "haproxy".equals(t.source)) {
-                reported++;
+            if (t.lastSeen < since && !"haproxy".equals(t.source)) {
+                return false;
             }
         }
-        return reported * 2 >= targets.size();
+        return true;
     }
 
     private static int countFailing(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
         int n = 0;
         for (TargetRecord t : members) {
-            if (t.failingWithin(now, window) && !s.isNew(t, now, newAge)) {
+            if (t.failingWithin(s.targetNow(t, now), window) && !s.isNew(t, now, newAge)) {
                 n++;
             }
         }

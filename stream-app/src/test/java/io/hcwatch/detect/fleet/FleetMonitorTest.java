@@ -172,7 +172,7 @@ class FleetMonitorTest {
     /** AWS's example: zones A and B with 10 targets each, DNS and routing thresholds 50%, 6 targets fail in B. */
     private void runAwsExample(boolean crossZone) {
         sent.addAll(monitor.onConfig(state, Checks.targetGroupConfig(TG, crossZone, 50.0, 50.0, T0)));
-        for (long s = T0; s < T0 + 60_000; s += 10_000) {
+        for (long s = T0; s < T0 + 90_000; s += 10_000) {
             for (int i = 0; i < 20; i++) {
                 String z = i < 10 ? "zone-a" : "zone-b";
                 boolean fails = i >= 14 && s >= T0 + 30_000;
@@ -197,6 +197,26 @@ class FleetMonitorTest {
         }
         assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
         assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+    }
+
+    @Test
+    void aZoneThatIsLastToRecoverFromAFleetWideOutageIsNotCalledZonal() {
+        healthyFleet(12, 3, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 60_000; s += 10_000) {
+            for (int i = 0; i < 12; i++) {
+                feed(i % 2 == 0 ? timeout(TG, "i-" + i, zone(i, 3), s + i) : pass(TG, "i-" + i, zone(i, 3), s + i, 100));
+            }
+        }
+        // zones a and c recover at t+60s; zone b's failing targets keep failing for 20s more
+        for (long s = t + 60_000; s < t + 180_000; s += 10_000) {
+            for (int i = 0; i < 12; i++) {
+                boolean stillFailing = i % 2 == 0 && zone(i, 3).equals("us-east-1b") && s < t + 80_000;
+                feed(stillFailing ? timeout(TG, "i-" + i, zone(i, 3), s + i) : pass(TG, "i-" + i, zone(i, 3), s + i, 100));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
     }
 
     @Test

@@ -54,8 +54,13 @@ public final class PagerDutyStandIn implements AutoCloseable {
     }
 
     public static PagerDutyStandIn start() {
+        return start(0);
+    }
+
+    /** On a given loopback port, e.g. one the sink was already told to use while nothing listened there. */
+    public static PagerDutyStandIn start(int port) {
         try {
-            return new PagerDutyStandIn(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0));
+            return new PagerDutyStandIn(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
