@@ -13,14 +13,14 @@ import java.util.zip.GZIPInputStream;
  * Reads a file line by line as raw bytes (so a line that is not UTF-8 reaches its parser and the
  * dead-letter file intact), gunzipping when the file starts with the gzip magic number.
  */
-final class LineReader implements AutoCloseable {
+public final class LineReader implements AutoCloseable {
 
     private final InputStream in;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(512);
     private long lineNumber;
     private boolean eof;
 
-    LineReader(Path file) throws IOException {
+    public LineReader(Path file) throws IOException {
         InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
         raw.mark(2);
         int b1 = raw.read();
@@ -30,7 +30,7 @@ final class LineReader implements AutoCloseable {
     }
 
     /** The next line without its line terminator, or null at the end. */
-    byte[] next() throws IOException {
+    public byte[] next() throws IOException {
         if (eof) {
             return null;
         }

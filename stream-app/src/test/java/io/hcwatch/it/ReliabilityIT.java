@@ -102,7 +102,9 @@ class ReliabilityIT {
             two = run(h, "two", 2, g, input, all -> all(all, AlertStatus.resolved, FLEETS));
         }
         assertThat(two).isEqualTo(one);
-        assertThat(one).hasSize(FLEETS);
+        // per fleet: the correlated failure, and the headroom alert its 2001 ms timeouts raise
+        assertThat(one.keySet()).hasSize(2 * FLEETS)
+                .allMatch(k -> k.startsWith("correlated_failure/") || k.startsWith("health_latency_headroom/"));
     }
 
     @ParameterizedTest(name = "junk lines={0}")

@@ -1,0 +1,52 @@
+package io.hcwatch.cli;
+
+import io.hcwatch.perf.FloodHeapBench;
+import io.hcwatch.perf.ReplayBench;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./hcwatch bench …}: the benchmark commands whose figures are in the README. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks that print figures (see README, Benchmarks).",
+        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, LiveBenchCommand.class})
+final class BenchCommand implements Runnable {
+
+    @Override
+    public void run() {
+        new picocli.CommandLine(this).usage(System.out);
+    }
+
+    @Command(name = "replay", mixinStandardHelpOptions = true,
+            description = "Replay throughput on a generated file set, beside a decode-only baseline of the same lines.")
+    static final class Replay implements Callable<Integer> {
+        @Option(names = "--lines", defaultValue = "1000000", description = "Lines to generate (default ${DEFAULT-VALUE})")
+        long lines;
+
+        @Option(names = "--rounds", defaultValue = "3", description = "Measured rounds after a warm-up (default ${DEFAULT-VALUE})")
+        int rounds;
+
+        @Override
+        public Integer call() throws Exception {
+            ReplayBench.run(lines, rounds, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "flood-heap", mixinStandardHelpOptions = true,
+            description = "Heap in use under a flood of distinct client addresses; run with HCWATCH_JAVA_OPTS=-Xmx512m.")
+    static final class FloodHeap implements Callable<Integer> {
+        @Option(names = "--minutes", defaultValue = "3", description = "Minutes of event time (default ${DEFAULT-VALUE})")
+        int minutes;
+
+        @Option(names = "--distinct-per-minute", defaultValue = "1000000",
+                description = "New client addresses per minute (default ${DEFAULT-VALUE})")
+        int distinctPerMinute;
+
+        @Override
+        public Integer call() {
+            FloodHeapBench.run(minutes, distinctPerMinute, System.out);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.hcwatch.cli;
+
+import io.hcwatch.perf.LiveBench;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./hcwatch bench live}: throughput against a pass-through, and alert latency, on an in-process broker. */
+@Command(name = "live", mixinStandardHelpOptions = true,
+        description = "Throughput of hcwatch vs a Kafka Streams pass-through of the same records, and alert latency, on an in-process broker.")
+final class LiveBenchCommand implements Callable<Integer> {
+
+    @Option(names = "--records", defaultValue = "4000000", description = "Input records (default ${DEFAULT-VALUE})")
+    long records;
+
+    @Option(names = "--partitions", defaultValue = "2", description = "Partitions per input topic (default ${DEFAULT-VALUE})")
+    int partitions;
+
+    @Option(names = "--latency-samples", defaultValue = "200", description = "Alert latency samples (default ${DEFAULT-VALUE})")
+    int latencySamples;
+
+    @Override
+    public Integer call() throws Exception {
+        LiveBench.run(records, partitions, latencySamples, System.out);
+        return 0;
+    }
+}

@@ -1,0 +1,281 @@
+package io.hcwatch.perf;
+
+import io.hcwatch.app.StreamApp;
+import io.hcwatch.app.StreamAppConfig;
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.BackendEventKind;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
+import io.hcwatch.parse.HaproxyLineFormat;
+import io.hcwatch.registry.InMemorySchemaRegistry;
+import io.hcwatch.registry.SchemaRegistryServer;
+import io.hcwatch.serde.SpecificAvroSerde;
+import io.hcwatch.topology.Source;
+import io.hcwatch.topology.Topics;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * Live throughput through a real broker (in this JVM, on the same cores): the same records, with
+ * the same client settings, through a plain Kafka Streams pass-through ({@code mapValues} to an
+ * output topic) and through hcwatch with every detector; then alert latency, the wall time from
+ * producing a decisive record to its alert on the alerts topic, under background load.
+ */
+public final class LiveBench {
+
+    private static final Topics TOPICS = Topics.defaults();
+    private static final List<Source> RAW = List.of(Source.ALB, Source.HAPROXY, Source.ALB_HEALTH);
+
+    private LiveBench() {
+    }
+
+    public static void run(long records, int partitions, int latencySamples, PrintStream out) throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.segment.bytes", "268435456"));
+             SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start()) {
+            List<String> inputs = new ArrayList<>(TOPICS.inputs().values());
+            broker.createTopics(partitions, inputs);
+            broker.createTopics(partitions, List.of(TOPICS.alerts(), TOPICS.deadLetters(), "passthrough-out"));
+            out.printf("live benchmark: %,d records into %d input partitions per topic, broker and apps in one JVM on %d cores%n",
+                    records, partitions, Runtime.getRuntime().availableProcessors());
+            long produceStart = System.nanoTime();
+            produce(broker, records);
+            out.printf("  produced in %.1fs%n", (System.nanoTime() - produceStart) / 1e9);
+
+            StreamAppConfig config = config(broker, registry, "hcwatch-bench");
+            double passThrough = measure(broker, "pass-through", records, () -> passThrough(broker, config), out);
+            double hcwatch = measure(broker, "hcwatch-bench", records, () -> {
+                StreamApp app = new StreamApp(config);
+                app.start();
+                return app::close;
+            }, out);
+            out.printf("throughput: hcwatch %,.0f records/s; pass-through %,.0f records/s (same run); ratio %.2f%n",
+                    hcwatch, passThrough, hcwatch / passThrough);
+
+            latency(broker, registry, latencySamples, out);
+        }
+    }
+
+    static StreamAppConfig config(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, String applicationId) throws Exception {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", broker.bootstrapServers());
+        p.setProperty("schema.registry.url", registry.url());
+        p.setProperty("application.id", applicationId);
+        p.setProperty("metrics.port", "-1");
+        p.setProperty("state.dir", Files.createTempDirectory("hcwatch-bench-state").toString());
+        return StreamAppConfig.from(p);
+    }
+
+    private static void produce(EmbeddedKafkaBroker broker, long records) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+            long[] sent = {0};
+            new BenchWorkload(3, 20_000, false).generate(records, line -> {
+                producer.send(new ProducerRecord<>(TOPICS.input(line.source()), null, line.eventTime(), null, line.value()));
+                sent[0]++;
+            });
+            producer.flush();
+        }
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(EmbeddedKafkaBroker broker) {
+        return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", 20,
+                "batch.size", 262144, "compression.type", "lz4", "acks", "1"), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** A Kafka Streams pass-through of the same input with hcwatch's client settings. */
+    private static AutoCloseable passThrough(EmbeddedKafkaBroker broker, StreamAppConfig hcwatch) throws Exception {
+        Properties props = StreamApp.streamsProperties(hcwatch);
+        props.put("application.id", "pass-through");
+        props.put("state.dir", Files.createTempDirectory("pass-through-state").toString());
+        StreamsBuilder b = new StreamsBuilder();
+        for (Source s : RAW) {
+            b.stream(TOPICS.input(s), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+                    .mapValues(v -> v)
+                    .to("passthrough-out", Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        }
+        KafkaStreams streams = new KafkaStreams(b.build(), props);
+        streams.start();
+        return () -> streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+    }
+
+    /** Starts an app and times it from its first committed progress until it has committed every input record. */
+    private static double measure(EmbeddedKafkaBroker broker, String group, long records, Starter starter, PrintStream out)
+            throws Exception {
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, Long> ends = endOffsets(admin);
+            long launched = System.nanoTime();
+            try (AutoCloseable app = starter.start()) {
+                long first = 0;
+                long firstCommitted = 0;
+                long committed = 0;
+                while (committed < records) {
+                    TimeUnit.MILLISECONDS.sleep(250);
+                    committed = committed(admin, group, ends.keySet());
+                    if (first == 0 && committed > 0) {
+                        first = System.nanoTime();
+                        firstCommitted = committed;
+                    }
+                    if (System.nanoTime() - launched > TimeUnit.MINUTES.toNanos(30)) {
+                        throw new IllegalStateException(group + " did not finish in 30 minutes");
+                    }
+                }
+                double seconds = (System.nanoTime() - first) / 1e9;
+                double rate = (records - firstCommitted) / seconds;
+                out.printf("  %-14s %,d records in %.1fs after start-up: %,.0f records/s%n", group, records - firstCommitted,
+                        seconds, rate);
+                return rate;
+            }
+        }
+    }
+
+    private static Map<TopicPartition, Long> endOffsets(Admin admin) throws Exception {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        for (Source s : RAW) {
+            var description = admin.describeTopics(List.of(TOPICS.input(s))).allTopicNames().get().get(TOPICS.input(s));
+            description.partitions().forEach(p -> request.put(new TopicPartition(TOPICS.input(s), p.partition()), OffsetSpec.latest()));
+        }
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e
+                : admin.listOffsets(request).all().get().entrySet()) {
+            ends.put(e.getKey(), e.getValue().offset());
+        }
+        return ends;
+    }
+
+    private static long committed(Admin admin, String group, Collection<TopicPartition> partitions) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+        long sum = 0;
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata o = offsets.get(tp);
+            if (o != null) {
+                sum += o.offset();
+            }
+        }
+        return sum;
+    }
+
+    /** Wall time from producing "backend X has no server available!" to its alert, under background load. */
+    private static void latency(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, int samples, PrintStream out)
+            throws Exception {
+        StreamAppConfig config = config(broker, registry, "hcwatch-latency");
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        List<Long> latencies = new ArrayList<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        try (StreamApp app = new StreamApp(config);
+             KafkaProducer<byte[], byte[]> producer = producer(broker);
+             KafkaConsumer<String, Alert> alerts = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                     "group.id", "latency-reader", "auto.offset.reset", "latest"), Serdes.String().deserializer(),
+                     SpecificAvroSerde.forValues(Alert.class, Map.of("schema.registry.url", registry.url())).deserializer())) {
+            app.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!app.isReady() && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+            alerts.subscribe(List.of(TOPICS.alerts()));
+            while (alerts.assignment().isEmpty()) {
+                alerts.poll(Duration.ofMillis(100));
+            }
+            Thread background = new Thread(() -> backgroundLoad(producer, running), "background-load");
+            background.start();
+            HaproxyLineFormat format = new HaproxyLineFormat(ZoneOffset.UTC);
+            for (int i = 0; i < samples + 10; i++) {
+                String backend = "be-latency-" + i;
+                long now = System.currentTimeMillis();
+                byte[] line = format.noServerAvailable(BackendEvent.newBuilder().setTs(Instant.ofEpochMilli(now)).setSource("haproxy")
+                        .setHost("lb9").setBackend(backend).setKind(BackendEventKind.no_server_available).build())
+                        .getBytes(StandardCharsets.UTF_8);
+                sentAt.put("no_healthy_targets/" + backend, System.nanoTime());
+                producer.send(new ProducerRecord<>(TOPICS.input(Source.HAPROXY), null, now, null, line));
+                producer.flush();
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+                while (System.nanoTime() < until) {
+                    for (var r : alerts.poll(Duration.ofMillis(20))) {
+                        Long at = sentAt.remove(r.key());
+                        if (at != null && r.value().getStatus() == io.hcwatch.avro.v1.AlertStatus.firing) {
+                            long micros = (System.nanoTime() - at) / 1000;
+                            if (Integer.parseInt(r.key().substring(r.key().lastIndexOf('-') + 1)) >= 10) {
+                                latencies.add(micros);
+                            }
+                        }
+                    }
+                }
+            }
+            long drain = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!sentAt.isEmpty() && System.nanoTime() < drain) {
+                for (var r : alerts.poll(Duration.ofMillis(50))) {
+                    Long at = sentAt.remove(r.key());
+                    if (at != null) {
+                        latencies.add((System.nanoTime() - at) / 1000);
+                    }
+                }
+            }
+            running.set(false);
+            background.join();
+        }
+        latencies.sort(Long::compare);
+        if (latencies.isEmpty()) {
+            out.println("alert latency: no alert arrived");
+            return;
+        }
+        out.printf("alert latency (produce -> alert on the alerts topic, %d samples under ~5k records/s background):"
+                        + " p50 %d ms, p99 %d ms, max %d ms%n", latencies.size(), percentile(latencies, 50) / 1000,
+                percentile(latencies, 99) / 1000, latencies.get(latencies.size() - 1) / 1000);
+    }
+
+    private static void backgroundLoad(KafkaProducer<byte[], byte[]> producer, AtomicBoolean running) {
+        BenchWorkload workload = new BenchWorkload(5, 5_000, false);
+        long start = System.currentTimeMillis();
+        while (running.get()) {
+            long sliceStart = System.nanoTime();
+            long offset = System.currentTimeMillis() - BenchWorkload.T0;
+            workload.generate(500, line -> producer.send(new ProducerRecord<>(TOPICS.input(line.source()), null,
+                    line.eventTime() + offset, null, line.value())));
+            long spent = (System.nanoTime() - sliceStart) / 1_000_000;
+            try {
+                TimeUnit.MILLISECONDS.sleep(Math.max(0, 100 - spent));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static long percentile(List<Long> sorted, int p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
+    }
+
+    @FunctionalInterface
+    interface Starter {
+        AutoCloseable start() throws Exception;
+    }
+}
