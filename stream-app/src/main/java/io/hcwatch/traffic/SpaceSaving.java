@@ -3,7 +3,6 @@ package io.hcwatch.traffic;
 import io.hcwatch.avro.internal.HeavyHitter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,15 +11,21 @@ import java.util.Map;
  * Space-Saving heavy hitters (Metwally et al.): at most {@code capacity} counters whatever the
  * number of distinct keys. A key not counted is evicted into the smallest counter, whose count
  * becomes an overestimate bounded by {@link #floor()}; any key with a true count above the
- * floor is guaranteed to be present. Updates are O(log capacity) through a min-heap.
+ * floor is guaranteed to be present. Updates are O(log capacity) through a min-heap of counters
+ * that know their own heap position, so moving one never touches the key index.
  */
 public final class SpaceSaving {
 
+    private static final class Counter {
+        String key;
+        long count;
+        long error;
+        int at;
+    }
+
     private final int capacity;
-    private final String[] keys;
-    private final long[] counts;
-    private final long[] errors;
-    private final Map<String, Integer> slot;
+    private final Counter[] heap;
+    private final Map<String, Counter> byKey;
     private int size;
     private long total;
 
@@ -29,10 +34,8 @@ public final class SpaceSaving {
             throw new IllegalArgumentException("capacity must be at least 1");
         }
         this.capacity = capacity;
-        this.keys = new String[capacity];
-        this.counts = new long[capacity];
-        this.errors = new long[capacity];
-        this.slot = new HashMap<>(capacity * 2);
+        this.heap = new Counter[capacity];
+        this.byKey = new HashMap<>(capacity * 2);
     }
 
     public void add(String key, long increment) {
@@ -42,28 +45,31 @@ public final class SpaceSaving {
     /** Adds {@code increment} occurrences of {@code key}, of which up to {@code error} may belong to other keys. */
     public void add(String key, long increment, long error) {
         total += increment;
-        Integer i = slot.get(key);
-        if (i != null) {
-            counts[i] += increment;
-            errors[i] += error;
-            siftDown(i);
+        Counter c = byKey.get(key);
+        if (c != null) {
+            c.count += increment;
+            c.error += error;
+            siftDown(c.at);
             return;
         }
         if (size < capacity) {
-            int at = size++;
-            keys[at] = key;
-            counts[at] = increment;
-            errors[at] = error;
-            slot.put(key, at);
-            siftUp(at);
+            c = new Counter();
+            c.key = key;
+            c.count = increment;
+            c.error = error;
+            c.at = size;
+            heap[size++] = c;
+            byKey.put(key, c);
+            siftUp(c.at);
             return;
         }
-        long min = counts[0];
-        slot.remove(keys[0]);
-        keys[0] = key;
-        errors[0] = min + error;
-        counts[0] = min + increment;
-        slot.put(key, 0);
+        c = heap[0];
+        byKey.remove(c.key);
+        long min = c.count;
+        c.key = key;
+        c.error = min + error;
+        c.count = min + increment;
+        byKey.put(key, c);
         siftDown(0);
     }
 
@@ -79,7 +85,7 @@ public final class SpaceSaving {
 
     /** Upper bound on the true count of any key not listed. */
     public long floor() {
-        return size < capacity ? 0 : counts[0];
+        return size < capacity ? 0 : heap[0].count;
     }
 
     public long total() {
@@ -94,29 +100,36 @@ public final class SpaceSaving {
         return capacity;
     }
 
-    /** The counters, largest first. */
+    /** The {@code n} largest counters, largest first (ties by key). */
     public List<HeavyHitter> top(int n) {
-        Integer[] order = new Integer[size];
-        for (int i = 0; i < size; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, Comparator.comparingLong((Integer i) -> counts[i]).reversed().thenComparing(i -> keys[i]));
-        List<HeavyHitter> out = new ArrayList<>(Math.min(n, size));
-        for (int k = 0; k < Math.min(n, size); k++) {
-            int i = order[k];
-            out.add(new HeavyHitter(keys[i], counts[i], errors[i]));
+        Counter[] sorted = Arrays.copyOf(heap, size);
+        Arrays.sort(sorted, (a, b) -> a.count != b.count ? Long.compare(b.count, a.count) : a.key.compareTo(b.key));
+        int k = Math.min(n, size);
+        List<HeavyHitter> out = new ArrayList<>(k);
+        for (int i = 0; i < k; i++) {
+            out.add(new HeavyHitter(sorted[i].key, sorted[i].count, sorted[i].error));
         }
         return out;
     }
 
+    /** Every counter, largest first. */
     public List<HeavyHitter> all() {
         return top(size);
+    }
+
+    /** Every counter in no particular order: for merging and storing, where order does not matter. */
+    public List<HeavyHitter> counters() {
+        List<HeavyHitter> out = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            out.add(new HeavyHitter(heap[i].key, heap[i].count, heap[i].error));
+        }
+        return out;
     }
 
     private void siftUp(int i) {
         while (i > 0) {
             int parent = (i - 1) / 2;
-            if (counts[parent] <= counts[i]) {
+            if (heap[parent].count <= heap[i].count) {
                 return;
             }
             swap(i, parent);
@@ -129,10 +142,10 @@ public final class SpaceSaving {
             int left = 2 * i + 1;
             int right = left + 1;
             int smallest = i;
-            if (left < size && counts[left] < counts[smallest]) {
+            if (left < size && heap[left].count < heap[smallest].count) {
                 smallest = left;
             }
-            if (right < size && counts[right] < counts[smallest]) {
+            if (right < size && heap[right].count < heap[smallest].count) {
                 smallest = right;
             }
             if (smallest == i) {
@@ -144,16 +157,10 @@ public final class SpaceSaving {
     }
 
     private void swap(int a, int b) {
-        String k = keys[a];
-        keys[a] = keys[b];
-        keys[b] = k;
-        long c = counts[a];
-        counts[a] = counts[b];
-        counts[b] = c;
-        long e = errors[a];
-        errors[a] = errors[b];
-        errors[b] = e;
-        slot.put(keys[a], a);
-        slot.put(keys[b], b);
+        Counter x = heap[a];
+        heap[a] = heap[b];
+        heap[b] = x;
+        heap[a].at = a;
+        heap[b].at = b;
     }
 }

@@ -203,7 +203,7 @@ public final class TrafficCombiner {
 
         ClientTraffic toSummary() {
             return new ClientTraffic(platform, scope, host, bucketStart, requests, tarpitted,
-                    clients.all(), clients.floor(), requestKeys.all(), requestKeys.floor());
+                    clients.counters(), clients.floor(), requestKeys.counters(), requestKeys.floor());
         }
 
         static ClientAccumulator from(ClientTraffic c, int capacity) {

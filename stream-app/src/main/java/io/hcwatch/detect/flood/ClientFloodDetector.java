@@ -30,8 +30,9 @@ public final class ClientFloodDetector {
     public List<Finding> evaluate(FloodState s, long now) {
         long window = settings.millis("flood.window");
         int capacity = settings.integer("flood.capacity");
-        SpaceSaving clients = new SpaceSaving(capacity);
-        SpaceSaving keys = new SpaceSaving(capacity);
+        SpaceSaving[] sketches = s.window(now, window, capacity);
+        SpaceSaving clients = sketches[0];
+        SpaceSaving keys = sketches[1];
         long requests = 0;
         long tarpitted = 0;
         Map<String, Long> byHost = new LinkedHashMap<>();
@@ -41,8 +42,6 @@ public final class ClientFloodDetector {
                 requests += sec.requests;
                 tarpitted += sec.tarpitted;
                 sec.requestsByHost.forEach((h, n) -> byHost.merge(h, n, Long::sum));
-                clients.merge(sec.clientSketch(capacity).all(), sec.clientSketch(capacity).total());
-                keys.merge(sec.keySketch(capacity).all(), sec.keySketch(capacity).total());
                 first = Math.min(first, sec.start);
             }
         }

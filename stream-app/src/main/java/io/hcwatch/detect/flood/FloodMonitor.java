@@ -57,6 +57,7 @@ public final class FloodMonitor {
         }
         sec.clientSketch(capacity).merge(t.getClients(), t.getRequests());
         sec.keySketch(capacity).merge(t.getRequestKeys(), t.getRequests());
+        s.added(t.getBucketStart(), t.getClients(), t.getRequestKeys(), t.getRequests());
         prune(s);
         out.addAll(s.alerts.observe(detector.evaluate(s, s.clock), s.clock, settings.millis("alert.renotify")));
         return out;

@@ -63,11 +63,11 @@ public final class FloodState {
         /** Copies the live sketches into the plain fields that are stored. */
         void settle() {
             if (clientSketch != null) {
-                clients = Counter.of(clientSketch.all());
+                clients = Counter.of(clientSketch.counters());
                 clientTotal = clientSketch.total();
             }
             if (keySketch != null) {
-                requestKeys = Counter.of(keySketch.all());
+                requestKeys = Counter.of(keySketch.counters());
                 requestKeyTotal = keySketch.total();
             }
         }
@@ -98,6 +98,51 @@ public final class FloodState {
             List<HeavyHitter> out = new ArrayList<>(counters.size());
             counters.forEach(c -> out.add(new HeavyHitter(c.key, c.count, c.error)));
             return out;
+        }
+    }
+
+    @JsonIgnore
+    private SpaceSaving windowClients;
+    @JsonIgnore
+    private SpaceSaving windowKeys;
+    @JsonIgnore
+    private long windowCutoff = Long.MIN_VALUE;
+    @JsonIgnore
+    private long windowLatest = Long.MIN_VALUE;
+
+    /**
+     * Client and request-key sketches over the seconds in (now - window, now]. Kept between calls
+     * and rebuilt only when a second enters or leaves the window: evaluating on every summary would
+     * otherwise merge the whole window each time.
+     */
+    SpaceSaving[] window(long now, long windowMillis, int capacity) {
+        long cutoff = now - windowMillis;
+        long latest = Math.floorDiv(now, 1000);
+        if (windowClients == null || cutoff / 1000 != windowCutoff / 1000 || latest != windowLatest) {
+            windowClients = new SpaceSaving(capacity);
+            windowKeys = new SpaceSaving(capacity);
+            for (Second sec : seconds) {
+                if (sec.start > cutoff && sec.start <= now) {
+                    windowClients.merge(sec.clientSketch(capacity).counters(), sec.clientSketch(capacity).total());
+                    windowKeys.merge(sec.keySketch(capacity).counters(), sec.keySketch(capacity).total());
+                }
+            }
+            windowCutoff = cutoff;
+            windowLatest = latest;
+        }
+        return new SpaceSaving[] {windowClients, windowKeys};
+    }
+
+    /** A summary for {@code second} was merged: fold it into the cached window too, or drop the cache. */
+    void added(long second, java.util.List<HeavyHitter> clients, java.util.List<HeavyHitter> keys, long requests) {
+        if (windowClients == null) {
+            return;
+        }
+        if (second > windowCutoff && Math.floorDiv(second, 1000) <= windowLatest) {
+            windowClients.merge(clients, requests);
+            windowKeys.merge(keys, requests);
+        } else {
+            windowClients = null;
         }
     }
 
