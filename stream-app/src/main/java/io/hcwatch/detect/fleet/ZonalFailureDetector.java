@@ -54,8 +54,10 @@ public final class ZonalFailureDetector implements FleetDetector {
                 }
                 int otherFailing = countFailing(s, other.getValue(), now, window, newAge);
                 double otherShare = (double) otherFailing / other.getValue().size();
+                boolean anyHealthy = other.getValue().stream().anyMatch(TargetRecord::isHealthy);
                 others.append(others.length() > 0 ? "," : "").append(other.getKey()).append('=').append(Fmt.pct(otherShare));
-                if (otherShare >= settings.number("zonal.other-zones-max-fraction")) {
+                // a zone with nothing healthy in it is not a healthy zone, whatever its latest checks say
+                if (otherShare >= settings.number("zonal.other-zones-max-fraction") || !anyHealthy) {
                     othersClean = false;
                 }
             }
@@ -117,7 +119,7 @@ public final class ZonalFailureDetector implements FleetDetector {
     private static int countFailing(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
         int n = 0;
         for (TargetRecord t : members) {
-            if (t.failingWithin(now, window) && !s.isNew(t, now, newAge)) {
+            if (FailingTargets.counts(s, t, now, window, newAge)) {
                 n++;
             }
         }

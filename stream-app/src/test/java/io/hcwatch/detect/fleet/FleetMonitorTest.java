@@ -287,4 +287,56 @@ class FleetMonitorTest {
         assertThat(details).containsEntry("diagnosis", "shared_dependency_deep_check");
         assertThat(details.get("failing_check_p50_ms")).isEqualTo("12");
     }
+
+    @Test
+    void replacementsThatDieTheSameWayKeepACorrelatedFailureFiringWhileTheAutoScalingGroupSwapsTheFleet() {
+        healthyFleet(9, 3, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 40_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                feed(timeout(TG, "i-" + i, zone(i, 3), s + i * 100L));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty().allSatisfy(n -> assertThat(n.firing()).isTrue());
+        // launch before terminate: seven replacements register and time out like the rest; then the old ones go
+        long launch = t + 40_000;
+        for (long s = launch; s < launch + 150_000; s += 10_000) {
+            int check = (int) ((s - launch) / 10_000);
+            for (int i = 0; i < 7; i++) {
+                feed(check(TG, "n-" + i, zone(i, 3), s + i * 100L + 50, CheckOutcome.timeout, 2001)
+                        .setState(check < 2 ? TargetState.initial : TargetState.unhealthy)
+                        .setReason(check < 2 ? "Elb.InitialHealthChecking" : "Target.Timeout")
+                        .setRegisteredAt(java.time.Instant.ofEpochMilli(launch)).build());
+            }
+            for (int i = 0; i < 9; i++) {
+                if (i < 7 && check == 4) {
+                    feed(check(TG, "i-" + i, zone(i, 3), s + i * 100L, CheckOutcome.other, 0)
+                            .setState(TargetState.draining).setReason("Target.DeregistrationInProgress").build());
+                } else if (i >= 7 || check < 4) {
+                    feed(timeout(TG, "i-" + i, zone(i, 3), s + i * 100L));
+                }
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).allSatisfy(n -> assertThat(n.firing()).isTrue());
+        assertThat(of(AlertType.REPLACEMENT_CHURN)).isNotEmpty();
+    }
+
+    @Test
+    void aZoneLeftWithNothingHealthyIsNotAHealthyZoneToCompareAgainst() {
+        long t = T0;
+        for (long s = t; s < t + 120_000; s += 10_000) {
+            for (int i = 0; i < 3; i++) {
+                // zone a: established targets, two of them failing from the second minute
+                boolean fails = i < 2 && s >= t + 60_000;
+                feed(fails ? timeout(TG, "a-" + i, "us-east-1a", s + i) : pass(TG, "a-" + i, "us-east-1a", s + i, 60));
+            }
+            for (int i = 0; i < 6; i++) {
+                // zones b and c: fresh instances, still in their initial checks and slow to answer
+                feed(check(TG, "n-" + i, i < 3 ? "us-east-1b" : "us-east-1c", s + 10 + i, CheckOutcome.timeout, 2001)
+                        .setState(TargetState.initial).setReason("Elb.InitialHealthChecking")
+                        .setRegisteredAt(java.time.Instant.ofEpochMilli(t)).build());
+            }
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
+    }
 }
