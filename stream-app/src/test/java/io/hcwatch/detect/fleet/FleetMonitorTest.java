@@ -339,4 +339,34 @@ class FleetMonitorTest {
         }
         assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
     }
+
+    @Test
+    void checksLostInOneZoneAreNotALatencyHeadroomProblem() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, null, null, T0))
+                .setHealthCheck(Checks.checkConfig(5000, 10_000)).build()));
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                boolean lost = i % 3 == 1 && s >= T0 + 60_000;
+                feed(lost ? HealthCheckResult.newBuilder(timeout(TG, "i-" + i, zone(i, 3), s + i)).setLatencyMs(5001).build()
+                        : pass(TG, "i-" + i, zone(i, 3), s + i, 40 + i));
+            }
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isNotEmpty();
+        assertThat(of(AlertType.HEALTH_LATENCY_HEADROOM)).isEmpty();
+    }
+
+    @Test
+    void timeoutsAmongSlowAnswersStillMakeHeadroomCritical() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, null, null, T0))
+                .setHealthCheck(Checks.checkConfig(2000, 10_000)).build()));
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                boolean slow = s >= T0 + 60_000;
+                feed(slow && i < 2 ? timeout(TG, "i-" + i, zone(i, 3), s + i)
+                        : pass(TG, "i-" + i, zone(i, 3), s + i, slow ? 1700 + i * 20 : 300));
+            }
+        }
+        assertThat(of(AlertType.HEALTH_LATENCY_HEADROOM)).isNotEmpty()
+                .last().satisfies(n -> assertThat(n.severity()).isEqualTo(Severity.CRITICAL));
+    }
 }
