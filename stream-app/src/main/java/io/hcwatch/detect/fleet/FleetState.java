@@ -316,6 +316,16 @@ public final class FleetState {
 
     // ---- views used by detectors --------------------------------------------------------------
 
+    /**
+     * Whether hcwatch has watched this target group for a whole check interval, long enough to
+     * have heard from every target. Before that, targets it has not heard from are unknown, not
+     * unhealthy: counting healthy targets against the registered count would fail open on every start.
+     */
+    public boolean settled(long now, Settings settings) {
+        long interval = check.intervalMs != null ? check.intervalMs : settings.millis("registry.default-interval");
+        return createdAt > 0 && now - createdAt >= interval;
+    }
+
     /** Registered targets: LbConfig's count when given, else the registry's. */
     public int registered() {
         return configuredTargets != null && configuredTargets > 0 ? configuredTargets : targets.size();

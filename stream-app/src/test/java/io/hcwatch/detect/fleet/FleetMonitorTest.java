@@ -369,4 +369,22 @@ class FleetMonitorTest {
         assertThat(of(AlertType.HEALTH_LATENCY_HEADROOM)).isNotEmpty()
                 .last().satisfies(n -> assertThat(n.severity()).isEqualTo(Severity.CRITICAL));
     }
+
+    @Test
+    void aFreshStartDoesNotFailOpenBeforeItHasHeardFromEveryTarget() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, 50.0, 50.0, T0))
+                .setRegisteredTargets(18).setHealthCheck(Checks.checkConfig(5000, 10_000)).build()));
+        // the first checks trickle in over one interval: 1/18, 2/18, ... healthy as far as hcwatch knows
+        healthyFleet(18, 3, T0 + 100, 60);
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isEmpty();
+        assertThat(of(AlertType.DNS_FAILOVER)).isEmpty();
+        // once settled, a real drop below half still fails open
+        long t = T0 + 60_100;
+        for (long s = t; s < t + 40_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                feed(i < 10 ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 120));
+            }
+        }
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isNotEmpty();
+    }
 }
