@@ -52,6 +52,8 @@ public final class FleetState {
     public Map<String, Long> timeoutsAt = new HashMap<>();
     public long noServerAt;
     public String noServerMessage;
+    /** HAProxy's own count of active servers in the backend, from its latest server state message. */
+    public Integer activeServersLeft;
 
     public SlidingHistogram passingLatency;
     public java.util.List<ChurnEvent> churn = new ArrayList<>();
@@ -90,6 +92,9 @@ public final class FleetState {
         }
         if (platform == null && r.getSource() != null) {
             platform = r.getSource();
+        }
+        if (r.getActiveServersLeft() != null) {
+            activeServersLeft = r.getActiveServersLeft();
         }
         CheckSettings before = null;
         if (r.getCheck() != null) {

@@ -387,4 +387,23 @@ class FleetMonitorTest {
         }
         assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isNotEmpty();
     }
+
+    @Test
+    void aServerGoingDownWhileHaproxySaysOthersAreLeftIsNotABackendWithoutServers() {
+        FleetState be = monitor.newState("be-web");
+        // the first lines HAProxy ever logs for be-web: web1's check takes it DOWN, then the state message
+        // says five servers are still UP
+        HealthCheckResult check = check("be-web", "web1", null, T0, CheckOutcome.connect_error, 0).setSource("haproxy")
+                .setLb("lb1").setReason("Layer4 connection problem").setState(TargetState.unhealthy).build();
+        HealthCheckResult down = HealthCheckResult.newBuilder(check).setActiveServersLeft(5).build();
+        sent.addAll(monitor.onCheck(be, check));
+        sent.addAll(monitor.onCheck(be, down));
+        sent.addAll(monitor.onTime(be, T0 + 30_000));
+        assertThat(of(AlertType.NO_HEALTHY_TARGETS)).isEmpty();
+
+        HealthCheckResult last = check("be-web", "web2", null, T0 + 31_000, CheckOutcome.connect_error, 0).setSource("haproxy")
+                .setLb("lb1").setReason("Layer4 connection problem").setState(TargetState.unhealthy).setActiveServersLeft(0).build();
+        sent.addAll(monitor.onCheck(be, last));
+        assertThat(of(AlertType.NO_HEALTHY_TARGETS)).singleElement().satisfies(n -> assertThat(n.firing()).isTrue());
+    }
 }
