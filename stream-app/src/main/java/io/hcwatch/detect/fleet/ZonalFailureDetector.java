@@ -46,6 +46,7 @@ public final class ZonalFailureDetector implements FleetDetector {
             if (share < settings.number("zonal.zone-fraction")) {
                 continue;
             }
+            long zoneOnset = failureOnset(s, members, now, window, newAge);
             boolean othersClean = true;
             StringBuilder others = new StringBuilder();
             for (Map.Entry<String, List<TargetRecord>> other : zones.entrySet()) {
@@ -54,10 +55,8 @@ public final class ZonalFailureDetector implements FleetDetector {
                 }
                 int otherFailing = countFailing(s, other.getValue(), now, window, newAge);
                 double otherShare = (double) otherFailing / other.getValue().size();
-                boolean anyHealthy = other.getValue().stream().anyMatch(TargetRecord::isHealthy);
                 others.append(others.length() > 0 ? "," : "").append(other.getKey()).append('=').append(Fmt.pct(otherShare));
-                // a zone with nothing healthy in it is not a healthy zone, whatever its latest checks say
-                if (otherShare >= settings.number("zonal.other-zones-max-fraction") || !anyHealthy) {
+                if (!clean(other.getValue(), otherShare, zoneOnset)) {
                     othersClean = false;
                 }
             }
@@ -114,6 +113,29 @@ public final class ZonalFailureDetector implements FleetDetector {
         return new Finding(AlertType.ZONAL_FAILURE, AlertType.ZONAL_FAILURE.id() + "/" + s.targetGroup + "/" + zone,
                 Severity.ERROR, Scope.targetGroup(s.lb, s.targetGroup).withZone(zone), summary, details.build(),
                 Math.min(inZone.earliestOnset(), now), now);
+    }
+
+    /**
+     * Whether another zone is healthy enough to set the failing one apart: few failures, something
+     * healthy in it, and every target checked since the failing zone's failures began. Without that
+     * last condition the first failures of a fleet-wide fault, which land in some zone first, would
+     * be judged against the other zones' checks from before the fault.
+     */
+    private boolean clean(List<TargetRecord> zone, double share, long since) {
+        boolean fewFailing = share < settings.number("zonal.other-zones-max-fraction");
+        boolean anyHealthy = zone.stream().anyMatch(TargetRecord::isHealthy);
+        boolean checkedSince = zone.stream().allMatch(t -> t.lastSeen >= since);
+        return fewFailing && anyHealthy && checkedSince;
+    }
+
+    private static long failureOnset(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
+        long onset = Long.MAX_VALUE;
+        for (TargetRecord t : members) {
+            if (FailingTargets.counts(s, t, now, window, newAge)) {
+                onset = Math.min(onset, t.firstFailureAt);
+            }
+        }
+        return onset == Long.MAX_VALUE ? now : onset;
     }
 
     private static int countFailing(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {

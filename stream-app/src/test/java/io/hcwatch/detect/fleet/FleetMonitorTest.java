@@ -406,4 +406,21 @@ class FleetMonitorTest {
         sent.addAll(monitor.onCheck(be, last));
         assertThat(of(AlertType.NO_HEALTHY_TARGETS)).singleElement().satisfies(n -> assertThat(n.firing()).isTrue());
     }
+
+    @Test
+    void theFirstFailuresOfAFleetWideFaultAreNotJudgedAgainstOtherZonesCheckedBeforeIt() {
+        long t = T0 + 60_000;
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int k = 0; k < 9; k++) {
+                // zone a's targets (0, 3, 6) are checked at the start of each interval, the others five seconds later
+                int i = k < 3 ? k * 3 : (k < 6 ? (k - 3) * 3 + 1 : (k - 6) * 3 + 2);
+                long at = s + (i % 3 == 0 ? i * 10L : 5_000 + i * 10L);
+                feed(at >= t ? check(TG, "i-" + i, zone(i, 3), at, CheckOutcome.http_status, 12).setStatusCode(503)
+                        .setReason("Target.ResponseCodeMismatch").setState(TargetState.healthy).build()
+                        : pass(TG, "i-" + i, zone(i, 3), at, 40));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
+    }
 }
