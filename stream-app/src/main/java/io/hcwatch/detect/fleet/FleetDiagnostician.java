@@ -46,7 +46,18 @@ public final class FleetDiagnostician {
         evidence.put("requests_per_healthy_target_change", load.describeLoadChange())
                 .put("check_p50_change", load.describeLatencyChange());
 
+        double near = settings.number("diagnosis.near-timeout-ratio");
+        boolean timeoutsDominate = failing.size() > 0 && timeouts * 2 >= failing.size();
+        boolean passingNearTimeout = timeout != null && passingLatency.getTotalCount() > 0
+                && passingLatency.getValueAtPercentile(99) >= near * timeout;
+        boolean timeoutCut = s.previousCheck != null && s.previousCheck.timeoutMs != null && timeout != null
+                && timeout < s.previousCheck.timeoutMs && now - s.checkChangedAt <= settings.millis("config-risk.lookback");
         if (zonal) {
+            // a cascade of timeouts reaches some zone first; fleet-wide latency near the timeout says it is not the zone
+            if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
+                return timeoutBelowLatency(s, timeout, timeoutCut,
+                        " (so far concentrated in one zone, but checks fleet-wide are close to the timeout)", evidence);
+            }
             return new Diagnosis(Diagnosis.Kind.ZONAL,
                     "failures are concentrated in one zone while the others are healthy", evidence.build());
         }
@@ -61,18 +72,8 @@ public final class FleetDiagnostician {
                             + ": the check depends on something the traffic does not",
                     evidence.build());
         }
-        double near = settings.number("diagnosis.near-timeout-ratio");
-        boolean timeoutsDominate = failing.size() > 0 && timeouts * 2 >= failing.size();
-        boolean passingNearTimeout = timeout != null && passingLatency.getTotalCount() > 0
-                && passingLatency.getValueAtPercentile(99) >= near * timeout;
-        boolean timeoutCut = s.previousCheck != null && s.previousCheck.timeoutMs != null && timeout != null
-                && timeout < s.previousCheck.timeoutMs && now - s.checkChangedAt <= settings.millis("config-risk.lookback");
         if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
-            return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY,
-                    "checks time out while even passing checks take close to the " + Fmt.ms(timeout) + " timeout"
-                            + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.previousCheck.timeoutMs) + " at "
-                            + Fmt.instant(s.checkChangedAt) + ")" : ""),
-                    evidence.build());
+            return timeoutBelowLatency(s, timeout, timeoutCut, "", evidence);
         }
         if (!atOnce && load.healthyDropped() && (load.loadRose() || load.latencyRose())) {
             return new Diagnosis(Diagnosis.Kind.OVERLOAD_CASCADE,
@@ -80,6 +81,15 @@ public final class FleetDiagnostician {
                     evidence.build());
         }
         return new Diagnosis(Diagnosis.Kind.UNKNOWN, "no known signature matched", evidence.build());
+    }
+
+    private static Diagnosis timeoutBelowLatency(FleetState s, Integer timeout, boolean timeoutCut, String note,
+                                                 Finding.Details evidence) {
+        return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY,
+                "checks time out while even passing checks take close to the " + Fmt.ms(timeout) + " timeout"
+                        + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.previousCheck.timeoutMs) + " at "
+                        + Fmt.instant(s.checkChangedAt) + ")" : "") + note,
+                evidence.build());
     }
 
     private static Long quantile(Histogram h, double percentile) {

@@ -423,4 +423,25 @@ class FleetMonitorTest {
         assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
         assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
     }
+
+    @Test
+    void aZoneThatATimeoutCascadeReachesFirstIsDiagnosedAsTimeoutBelowLatency() {
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                feed(check(TG, "i-" + i, zone(i, 3), s + i * 10L, CheckOutcome.pass, 1500 + i * 20)
+                        .setState(TargetState.healthy).setCheck(Checks.checkConfig(5000, 10_000)).build());
+            }
+        }
+        long cut = T0 + 120_000;
+        for (long s = cut; s < cut + 30_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                boolean first = i % 3 == 0 && i < 6;
+                feed((first ? check(TG, "i-" + i, zone(i, 3), s + i * 10L, CheckOutcome.timeout, 2001).setReason("Target.Timeout")
+                        : check(TG, "i-" + i, zone(i, 3), s + i * 10L, CheckOutcome.pass, 1700 + i * 20))
+                        .setState(TargetState.healthy).setCheck(Checks.checkConfig(2000, 10_000)).build());
+            }
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isNotEmpty()
+                .allSatisfy(n -> assertThat(n.details()).containsEntry("diagnosis", "timeout_below_latency"));
+    }
 }
