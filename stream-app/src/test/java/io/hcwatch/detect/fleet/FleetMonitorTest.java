@@ -444,4 +444,26 @@ class FleetMonitorTest {
         assertThat(of(AlertType.ZONAL_FAILURE)).isNotEmpty()
                 .allSatisfy(n -> assertThat(n.details()).containsEntry("diagnosis", "timeout_below_latency"));
     }
+
+    @Test
+    void oneZoneFailingPlusALoneTargetElsewhereIsNotSpreadAcrossZones() {
+        healthyFleet(18, 3, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 40_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                // zone b (i % 3 == 1) fails on five of its six targets; one target of zone c blips
+                boolean fails = (i % 3 == 1 && i < 15) || i == 2;
+                feed(fails ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 120));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isEmpty();
+        // a second target failing outside zone b does make it a spread
+        for (long s = t + 40_000; s < t + 60_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                boolean fails = (i % 3 == 1 && i < 15) || i == 2 || i == 5;
+                feed(fails ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 120));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+    }
 }
