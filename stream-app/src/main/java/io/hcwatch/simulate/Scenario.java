@@ -29,6 +29,16 @@ public enum Scenario {
         }
 
         @Override
+        public ScenarioParams demoParams() {
+            return shortened(defaults(), Duration.ofMinutes(3), Duration.ofMinutes(8));
+        }
+
+        @Override
+        public double demoSpeed() {
+            return 15;
+        }
+
+        @Override
         void configure(World w) {
             AlbTargetGroup web = w.alb.web;
             // a /health that exercises the application: under load its p99 sits at 2.1-2.8s
@@ -78,6 +88,16 @@ public enum Scenario {
         }
 
         @Override
+        public ScenarioParams demoParams() {
+            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(4));
+        }
+
+        @Override
+        public double demoSpeed() {
+            return 12;
+        }
+
+        @Override
         void configure(World w) {
             AlbTargetGroup web = w.alb.web;
             web.deepCheck = true;
@@ -106,6 +126,16 @@ public enum Scenario {
         public ScenarioParams defaults() {
             return base().withDuration(Duration.ofMinutes(8)).withOnset(Duration.ofMinutes(3))
                     .withHaproxyRequestsPerSecond(60).withAlbRequestsPerSecond(30).withFloodRequestsPerSecond(300);
+        }
+
+        @Override
+        public ScenarioParams demoParams() {
+            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(2));
+        }
+
+        @Override
+        public double demoSpeed() {
+            return 8;
         }
 
         @Override
@@ -144,6 +174,16 @@ public enum Scenario {
         }
 
         @Override
+        public ScenarioParams demoParams() {
+            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(4));
+        }
+
+        @Override
+        public double demoSpeed() {
+            return 12;
+        }
+
+        @Override
         void configure(World w) {
             AlbTargetGroup web = w.alb.web;
             long onset = w.onset();
@@ -171,6 +211,16 @@ public enum Scenario {
         @Override
         public ScenarioParams defaults() {
             return base().withDuration(Duration.ofMinutes(16)).withOnset(Duration.ofMinutes(4));
+        }
+
+        @Override
+        public ScenarioParams demoParams() {
+            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(10));
+        }
+
+        @Override
+        public double demoSpeed() {
+            return 20;
         }
 
         @Override
@@ -213,6 +263,17 @@ public enum Scenario {
             return base().withStart(Instant.parse("2026-03-02T00:00:00Z")).withDuration(Duration.ofHours(24))
                     .withOnset(Duration.ZERO).withAlbRequestsPerSecond(4.5).withUtilization(0.3)
                     .withHaproxyRequestsPerSecond(2);
+        }
+
+        @Override
+        public ScenarioParams demoParams() {
+            return defaults();
+        }
+
+        @Override
+        public double demoSpeed() {
+            // a day in about a minute and a half
+            return 900;
         }
 
         @Override
@@ -279,6 +340,15 @@ public enum Scenario {
     /** The parameters the scenario runs with unless told otherwise; onset and deadlines are tuned to them. */
     public abstract ScenarioParams defaults();
 
+    /**
+     * What {@code ./hcwatch demo} runs: the defaults with a shorter lead-in and only as much of the
+     * aftermath as the story needs, so the demo ends within a couple of minutes.
+     */
+    public abstract ScenarioParams demoParams();
+
+    /** Simulated seconds per second of the demo. */
+    public abstract double demoSpeed();
+
     /** Alerts this scenario must raise (firing, severity warning or above). */
     public abstract List<ExpectedAlert> expectations(ScenarioParams params);
 
@@ -316,6 +386,10 @@ public enum Scenario {
     static ScenarioParams base() {
         return new ScenarioParams(7, Instant.parse("2026-03-03T14:00:00Z"), Duration.ofMinutes(15), Duration.ofMinutes(5),
                 3, 6, 60, 0.35, 10, 2, 0, 1.0);
+    }
+
+    private static ScenarioParams shortened(ScenarioParams p, Duration beforeOnset, Duration afterOnset) {
+        return p.withTiming(beforeOnset.plus(afterOnset), beforeOnset);
     }
 
     private static long hours(double h) {
