@@ -178,6 +178,28 @@ class SimulationTest {
     }
 
     @Test
+    void haproxyLogsChecksOnlyWhenTheyChangeAndABackendLeftWithoutServers() {
+        World world = new World(QUIET.withNoise(0));
+        long refuseFrom = world.start() + 30_000;
+        world.at(refuseFrom, () -> world.haproxy.pingNodes.forEach(n -> n.refusingUntil = refuseFrom + 20_000));
+        world.begin();
+        List<String> lines = new ArrayList<>();
+        while (world.engine.step(t -> {
+            if (t.source() == Source.HAPROXY && !t.text().contains(" [")) {
+                lines.add(t.text());
+            }
+        })) {
+            // run to the end
+        }
+        assertThat(lines).isNotEmpty().allSatisfy(l -> assertThat(l).contains("be-ping"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("Health check for server be-ping/ping1 failed, reason: Layer4"
+                + " connection problem, check duration: 0ms, status: 2/3 UP."));
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("is DOWN").contains(". 0 active and 0 backup servers left."));
+        assertThat(lines).filteredOn(l -> l.endsWith("backend be-ping has no server available!")).hasSize(2);
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("is UP, reason: Layer7 check passed"));
+    }
+
+    @Test
     void scenariosAreFoundByNameOrAlias() {
         assertThat(Scenario.byName("timeout-cascade")).isEqualTo(Scenario.TIMEOUT_CUT);
         assertThat(Scenario.byName("Fail-Open")).isEqualTo(Scenario.FAIL_OPEN);
