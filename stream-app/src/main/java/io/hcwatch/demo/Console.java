@@ -97,7 +97,7 @@ final class Console {
             return;
         }
         if (change != null) {
-            line(paint(DIM, when) + "  " + paint(severityColour(a), change + " " + severity) + "  " + a.getType() + "  " + where);
+            line(paint(DIM, when) + "  " + paint(severityColour(a), change + " " + severity) + "  " + paint(DIM, a.getType() + "  " + where));
             return;
         }
         line(when + "  " + paint(BOLD + severityColour(a), String.format(Locale.ROOT, "%-8s", severity)) + "  "
