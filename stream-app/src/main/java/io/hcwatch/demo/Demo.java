@@ -158,8 +158,7 @@ public final class Demo {
                 long total = produced;
                 console.note(String.format(Locale.ROOT, "  produced %,d records in %s; waiting for the last alerts...", produced,
                         Console.seconds(produceMillis)));
-                await(() -> processed(app) >= total || stop.getAsBoolean(), Duration.ofSeconds(60),
-                        () -> "the stream app to read every record (read " + processed(app) + " of " + total + ")");
+                awaitProgress(() -> processed(app), total, stop, Duration.ofSeconds(30));
                 // the last alerts are still on their way (repartition, monitors, the alerts topic, the sink)
                 long read = System.nanoTime();
                 await(() -> System.nanoTime() - Math.max(read, feed.lastAlertAt()) > 3_000_000_000L || stop.getAsBoolean(),
@@ -310,6 +309,26 @@ public final class Demo {
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("gave up waiting " + timeout.toSeconds() + "s for " + what.get());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Waits until {@code count} reaches {@code target}, for as long as it keeps moving (a slow machine is not stuck). */
+    private static void awaitProgress(java.util.function.LongSupplier count, long target, BooleanSupplier stop, Duration stall)
+            throws InterruptedException {
+        long last = -1;
+        long movedAt = System.nanoTime();
+        while (!stop.getAsBoolean()) {
+            long now = count.getAsLong();
+            if (now >= target) {
+                return;
+            }
+            if (now != last) {
+                last = now;
+                movedAt = System.nanoTime();
+            } else if (System.nanoTime() - movedAt > stall.toNanos()) {
+                throw new IllegalStateException("the stream app stopped reading at " + now + " of " + target + " records");
             }
             Thread.sleep(100);
         }
