@@ -73,6 +73,16 @@ public final class SinkApp implements AutoCloseable {
         this(properties, System::getenv, KafkaConsumer::new, System.out);
     }
 
+    /**
+     * For embedders that render alerts themselves (the demo): the {@code stdout} sink writes its
+     * JSON lines to {@code stdout} instead of {@link System#out}.
+     *
+     * @throws SinkConfigException when a key is missing or wrong, or a routing key cannot be read
+     */
+    public SinkApp(Properties properties, PrintStream stdout) {
+        this(properties, System::getenv, KafkaConsumer::new, stdout);
+    }
+
     /** For tests and embedders: where routing keys are looked up, how the consumer is made, where stdout goes. */
     SinkApp(Properties properties, UnaryOperator<String> environment,
             Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory, PrintStream stdout) {

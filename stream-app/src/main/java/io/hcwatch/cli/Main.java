@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
         versionProvider = Main.Version.class,
         description = "Spots load-balancer health-check failure patterns (correlated failures, fail-open routing,"
                 + " connection-slot exhaustion, ...) in ALB, HAProxy and health-check telemetry on Kafka.",
-        subcommands = {RunCommand.class, SinkCommand.class, ReplayCommand.class, BenchCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, SinkCommand.class, ReplayCommand.class, SimulateCommand.class,
+                BenchCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

@@ -35,7 +35,7 @@ public final class CorrelatedFailureDetector implements FleetDetector {
             return List.of();
         }
         Map<String, Integer> zones = failing.byZone();
-        if (zones.size() < settings.integer("correlated.min-zones") && !zones.containsKey("unknown")) {
+        if (spannedZones(zones, failing.size()) < settings.integer("correlated.min-zones") && !zones.containsKey("unknown")) {
             return List.of();
         }
         int healthy = s.healthy();
@@ -63,6 +63,15 @@ public final class CorrelatedFailureDetector implements FleetDetector {
         return List.of(new Finding(AlertType.CORRELATED_FAILURE, AlertType.CORRELATED_FAILURE.id() + "/" + s.targetGroup,
                 severity, Scope.targetGroup(s.lb, s.targetGroup), summary, details.build(),
                 Math.min(failing.earliestOnset(), now), now));
+    }
+
+    /**
+     * Zones the failures span. A lone failing target never makes a pattern, so one stray failure
+     * outside a zone that holds all the others does not spread a zone's failure to a second zone.
+     */
+    static int spannedZones(Map<String, Integer> zones, int failing) {
+        int largest = zones.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        return failing - largest <= 1 ? Math.min(1, zones.size()) : zones.size();
     }
 
     static String targetList(FailingTargets failing) {

@@ -1,5 +1,6 @@
 package io.hcwatch.detect.fleet;
 
+import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Scope;
@@ -17,9 +18,15 @@ import java.util.Map;
  */
 public final class DnsFailoverDetector implements FleetDetector {
 
+    private final Settings settings;
+
+    public DnsFailoverDetector(Settings settings) {
+        this.settings = settings;
+    }
+
     @Override
     public List<Finding> evaluate(FleetState s, long now) {
-        if (!s.isAlb() || s.targets.isEmpty()) {
+        if (!s.isAlb() || s.targets.isEmpty() || !s.settled(now, settings)) {
             return List.of();
         }
         FleetThresholds dns = s.dnsThresholds();

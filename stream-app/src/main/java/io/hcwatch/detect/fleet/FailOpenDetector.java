@@ -25,7 +25,7 @@ public final class FailOpenDetector implements FleetDetector {
 
     @Override
     public List<Finding> evaluate(FleetState s, long now) {
-        if (!s.isAlb() || s.targets.isEmpty()) {
+        if (!s.isAlb() || s.targets.isEmpty() || !s.settled(now, settings)) {
             return List.of();
         }
         FleetThresholds routing = s.routingThresholds();

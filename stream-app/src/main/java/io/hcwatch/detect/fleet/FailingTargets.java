@@ -6,9 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The established targets of a target group that are failing now (a failed check inside the
- * window and no pass since). Replacements still warming up are left out: they belong to
- * replacement_churn, and counting them would page on every rolling deploy.
+ * The targets of a target group that are failing now (a failed check inside the window and no
+ * pass since). Replacements still warming up are left out: they belong to replacement_churn, and
+ * counting them would page on every rolling deploy. A replacement the load balancer has marked
+ * unhealthy is no longer warming up, though: it failed, and leaving it out would let an alert
+ * resolve while the Auto Scaling group swaps a dead fleet for new instances that die the same way.
  */
 public record FailingTargets(List<TargetRecord> targets, long earliestOnset, long latestOnset) {
 
@@ -17,7 +19,7 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
         long earliest = Long.MAX_VALUE;
         long latest = Long.MIN_VALUE;
         for (TargetRecord t : s.targets.values()) {
-            if (t.failingWithin(s.targetNow(t, now), windowMillis) && !s.isNew(t, now, newTargetAge)) {
+            if (counts(s, t, now, windowMillis, newTargetAge)) {
                 failing.add(t);
                 earliest = Math.min(earliest, t.firstFailureAt);
                 latest = Math.max(latest, t.firstFailureAt);
@@ -32,6 +34,11 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
         long earliest = in.stream().mapToLong(t -> t.firstFailureAt).min().orElse(Long.MAX_VALUE);
         long latest = in.stream().mapToLong(t -> t.firstFailureAt).max().orElse(Long.MIN_VALUE);
         return new FailingTargets(in, earliest, latest);
+    }
+
+    /** Whether {@code t} is failing for correlation: failing now, and established or already marked unhealthy. */
+    static boolean counts(FleetState s, TargetRecord t, long now, long windowMillis, long newTargetAge) {
+        return t.failingWithin(s.targetNow(t, now), windowMillis) && (!s.isNew(t, now, newTargetAge) || "unhealthy".equals(t.state));
     }
 
     public int size() {

@@ -20,8 +20,8 @@ public final class FleetDiagnostician {
     }
 
     /**
-     * @param zonalAlert true for a zonal_failure (its diagnosis is zonal by definition; the
-     *                   evidence still says what the failing zone shows)
+     * @param zonalAlert true for a zonal_failure: its diagnosis is zonal unless the fleet's own
+     *                   latency says a timeout cascade merely reached that zone first
      */
     public Diagnosis diagnose(FleetState s, FailingTargets failing, long now, boolean zonalAlert) {
         long window = settings.millis("correlated.window");
@@ -54,23 +54,32 @@ public final class FleetDiagnostician {
         evidence.put("requests_per_healthy_target_change", load.describeLoadChange())
                 .put("check_p50_change", load.describeLatencyChange());
 
-        if (zonalAlert || (topZone != null && zoneShare >= settings.number("diagnosis.zone-concentration"))) {
+        double near = settings.number("diagnosis.near-timeout-ratio");
+        boolean timeoutsDominate = failing.size() > 0 && timeouts * 2 >= failing.size();
+        boolean passingNearTimeout = timeout != null && passingLatency.getTotalCount() > 0
+                && passingLatency.getValueAtPercentile(99) >= near * timeout;
+        boolean passingFast = timeout != null && passingLatency.getTotalCount() > 0
+                && passingLatency.getValueAtPercentile(99) < near * timeout;
+        boolean timeoutCut = s.previousCheck != null && s.previousCheck.timeoutMs != null && timeout != null
+                && timeout < s.previousCheck.timeoutMs && now - s.checkChangedAt <= settings.millis("config-risk.lookback");
+        boolean concentrated = topZone != null && zoneShare >= settings.number("diagnosis.zone-concentration");
+        if (zonalAlert || concentrated) {
+            // a cascade of timeouts reaches some zone first; fleet-wide latency near the timeout says it is not the zone
+            if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
+                return timeoutBelowLatency(s, timeout, timeoutCut,
+                        " (so far concentrated in one zone, but checks fleet-wide are close to the timeout)", evidence);
+            }
             return new Diagnosis(Diagnosis.Kind.ZONAL, Fmt.pct(zoneShare) + " of the failing targets are in " + topZone
                     + ": look for what that zone does not share with the others", evidence.build());
         }
-        double near = settings.number("diagnosis.near-timeout-ratio");
         boolean identical = dominantShare >= settings.number("diagnosis.identical-share");
         boolean trafficFine = successShare == null || successShare >= settings.number("diagnosis.traffic-success");
         boolean fast = failingLatency.getTotalCount() > 0 && (timeout == null
                 ? timeouts == 0
                 : failingLatency.getValueAtPercentile(50) < settings.number("diagnosis.fast-failure-ratio") * timeout);
-        boolean passingFast = timeout != null && passingLatency.getTotalCount() > 0
-                && passingLatency.getValueAtPercentile(99) < near * timeout;
-        boolean timeoutCut = s.previousCheck != null && s.previousCheck.timeoutMs != null && timeout != null
-                && timeout < s.previousCheck.timeoutMs && now - s.checkChangedAt <= settings.millis("config-risk.lookback");
         // a dependency that stops answering makes a fast check hang until the timeout: sudden timeouts
         // from an endpoint whose passing checks were far from the timeout are the same signature
-        boolean suddenTimeouts = timeouts * 2 >= failing.size() && passingFast && !timeoutCut;
+        boolean suddenTimeouts = timeoutsDominate && passingFast && !timeoutCut;
         if (atOnce && identical && trafficFine && (fast || suddenTimeouts)) {
             return new Diagnosis(Diagnosis.Kind.SHARED_DEPENDENCY_DEEP_CHECK,
                     (fast ? "fast" : "sudden") + ", identical failures (" + failing.dominantReason() + ") across zones at once"
@@ -78,15 +87,8 @@ public final class FleetDiagnostician {
                             + ": the check depends on something the traffic does not",
                     evidence.build());
         }
-        boolean timeoutsDominate = failing.size() > 0 && timeouts * 2 >= failing.size();
-        boolean passingNearTimeout = timeout != null && passingLatency.getTotalCount() > 0
-                && passingLatency.getValueAtPercentile(99) >= near * timeout;
         if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
-            return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY,
-                    "checks time out while passing checks take close to the " + Fmt.ms(timeout) + " timeout"
-                            + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.previousCheck.timeoutMs) + " at "
-                            + Fmt.instant(s.checkChangedAt) + ")" : ""),
-                    evidence.build());
+            return timeoutBelowLatency(s, timeout, timeoutCut, "", evidence);
         }
         if (!atOnce && load.healthyDropped() && (load.loadRose() || load.latencyRose())) {
             return new Diagnosis(Diagnosis.Kind.OVERLOAD_CASCADE,
@@ -94,6 +96,15 @@ public final class FleetDiagnostician {
                     evidence.build());
         }
         return new Diagnosis(Diagnosis.Kind.UNKNOWN, "no known signature matched", evidence.build());
+    }
+
+    private static Diagnosis timeoutBelowLatency(FleetState s, Integer timeout, boolean timeoutCut, String note,
+                                                 Finding.Details evidence) {
+        return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY,
+                "checks time out while even passing checks take close to the " + Fmt.ms(timeout) + " timeout"
+                        + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.previousCheck.timeoutMs) + " at "
+                        + Fmt.instant(s.checkChangedAt) + ")" : "") + note,
+                evidence.build());
     }
 
     private static Long quantile(Histogram h, double percentile) {

@@ -37,7 +37,7 @@ public final class FleetMonitor {
                 configRisk,
                 new ReplacementChurnDetector(settings),
                 new FailOpenDetector(settings),
-                new DnsFailoverDetector(),
+                new DnsFailoverDetector(settings),
                 new NoHealthyTargetsDetector(settings));
         this.step = settings.millis("eval.step");
         this.grace = settings.millis("window.grace");

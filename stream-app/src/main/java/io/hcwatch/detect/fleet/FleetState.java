@@ -54,6 +54,8 @@ public final class FleetState {
     public Map<String, Long> timeoutsAt = new HashMap<>();
     public long noServerAt;
     public String noServerMessage;
+    /** HAProxy's own count of active servers in the backend, from its latest server state message. */
+    public Integer activeServersLeft;
 
     public SlidingHistogram passingLatency;
     public java.util.List<ChurnEvent> churn = new ArrayList<>();
@@ -101,6 +103,9 @@ public final class FleetState {
         }
         if (platform == null && r.getSource() != null) {
             platform = r.getSource();
+        }
+        if (r.getActiveServersLeft() != null) {
+            activeServersLeft = r.getActiveServersLeft();
         }
         CheckSettings before = null;
         if (r.getCheck() != null) {
@@ -341,6 +346,16 @@ public final class FleetState {
     public long targetNow(TargetRecord t, long now) {
         Long upstreamNow = t.upstream == null ? null : upstreamClocks.get(t.upstream);
         return upstreamNow == null ? now : Math.min(now, upstreamNow);
+    }
+
+    /**
+     * Whether hcwatch has watched this target group for a whole check interval, long enough to
+     * have heard from every target. Before that, targets it has not heard from are unknown, not
+     * unhealthy: counting healthy targets against the registered count would fail open on every start.
+     */
+    public boolean settled(long now, Settings settings) {
+        long interval = check.intervalMs != null ? check.intervalMs : settings.millis("registry.default-interval");
+        return createdAt > 0 && now - createdAt >= interval;
     }
 
     /** Registered targets: LbConfig's count when given, else the registry's. */

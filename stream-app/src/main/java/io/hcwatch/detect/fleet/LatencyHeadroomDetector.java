@@ -37,7 +37,8 @@ public final class LatencyHeadroomDetector implements FleetDetector {
         double p95 = h.getValueAtPercentile(95);
         double p99 = h.getValueAtPercentile(99);
         double ratio = p99 / timeout;
-        if (ratio < settings.number("headroom.warning-ratio")) {
+        double warningRatio = settings.number("headroom.warning-ratio");
+        if (ratio < warningRatio || lostNotSlow(s, now, window, timeout, warningRatio)) {
             return List.of();
         }
         int timeoutTargets = (int) s.timeoutsAt.values().stream().filter(t -> t > now - window).count();
@@ -77,6 +78,18 @@ public final class LatencyHeadroomDetector implements FleetDetector {
                 AlertType.HEALTH_LATENCY_HEADROOM.id() + "/" + s.targetGroup,
                 critical ? Severity.CRITICAL : Severity.WARNING, Scope.targetGroup(s.lb, s.targetGroup),
                 summary, details.build(), now - window, now));
+    }
+
+    /**
+     * Timeouts count at the timeout in the p99, which is right when they are the slow tail of a
+     * slow endpoint. When the checks that do answer are well inside the limit, though, the
+     * timeouts are checks that were lost (packet loss, a dead zone, a hung target): a longer
+     * timeout would not save them, and zonal or correlated failure is the alert that fits.
+     */
+    private boolean lostNotSlow(FleetState s, long now, long window, int timeout, double warningRatio) {
+        Histogram passing = s.passingLatency.window(now, window);
+        return passing.getTotalCount() >= settings.integer("headroom.min-samples")
+                && passing.getValueAtPercentile(99) < warningRatio * timeout;
     }
 
     /** max(floor, multiple x p99), rounded up to whole seconds as ALB takes them. */

@@ -26,8 +26,16 @@ public final class NoHealthyTargetsDetector implements FleetDetector {
         int healthy = s.healthy();
         if ("haproxy".equals(s.platform)) {
             boolean announced = s.noServerAt > 0 && !anyUpSince(s, s.noServerAt);
-            boolean allDown = !s.targets.isEmpty() && healthy == 0
-                    && s.targets.values().stream().allMatch(t -> "unhealthy".equals(t.state));
+            // HAProxy logs a server only when it changes, so the servers hcwatch knows may be just the one
+            // that went DOWN. HAProxy's own count of active servers left (its state message follows the
+            // check message) decides; without one, the servers must have stayed DOWN past that instant.
+            boolean allDown;
+            if (s.activeServersLeft != null) {
+                allDown = healthy == 0 && s.activeServersLeft == 0;
+            } else {
+                allDown = !s.targets.isEmpty() && healthy == 0
+                        && s.targets.values().stream().allMatch(t -> "unhealthy".equals(t.state) && t.unhealthySince < now);
+            }
             if (!announced && !allDown) {
                 return List.of();
             }

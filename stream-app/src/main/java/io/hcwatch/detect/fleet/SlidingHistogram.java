@@ -22,12 +22,11 @@ public final class SlidingHistogram {
     public long[] slotStart;
     @JsonIgnore
     private Histogram[] slots;
+    /** The last window handed out, and which slot (by start) each index contributed to it (MIN_VALUE: none). */
     @JsonIgnore
     private Histogram merged;
     @JsonIgnore
-    private long mergedFor = Long.MIN_VALUE;
-    @JsonIgnore
-    private boolean mergedDirty = true;
+    private long[] mergedStarts;
 
     public SlidingHistogram() {
     }
@@ -49,25 +48,46 @@ public final class SlidingHistogram {
             slotStart[i] = start;
             slots[i] = new Histogram(HIGHEST_MS, DIGITS);
         }
-        slots[i].recordValue(Math.max(0, Math.min(HIGHEST_MS, valueMs)));
-        mergedDirty = true;
+        long v = Math.max(0, Math.min(HIGHEST_MS, valueMs));
+        slots[i].recordValue(v);
+        if (merged != null && mergedStarts[i] == start) {
+            // the sample falls in the window handed out last: keep that merge current instead of redoing it
+            merged.recordValue(v);
+        }
     }
 
     /** Samples in (now - window, now]; the returned histogram must not be modified. */
     public Histogram window(long now, long windowMillis) {
-        if (!mergedDirty && mergedFor == now) {
+        if (merged != null && sameSlots(now, windowMillis)) {
             return merged;
         }
+        long[] starts = new long[slotStart.length];
         Histogram h = new Histogram(HIGHEST_MS, DIGITS);
         for (int i = 0; i < slotStart.length; i++) {
-            if (slots[i] != null && slotStart[i] + slotMillis > now - windowMillis && slotStart[i] <= now) {
+            starts[i] = Long.MIN_VALUE;
+            if (included(i, now, windowMillis)) {
                 h.add(slots[i]);
+                starts[i] = slotStart[i];
             }
         }
         merged = h;
-        mergedFor = now;
-        mergedDirty = false;
+        mergedStarts = starts;
         return h;
+    }
+
+    private boolean included(int i, long now, long windowMillis) {
+        return slots[i] != null && slotStart[i] + slotMillis > now - windowMillis && slotStart[i] <= now;
+    }
+
+    /** Whether the window at {@code now} covers exactly the slots of the last merge (so the merge still holds). */
+    private boolean sameSlots(long now, long windowMillis) {
+        for (int i = 0; i < slotStart.length; i++) {
+            long expected = included(i, now, windowMillis) ? slotStart[i] : Long.MIN_VALUE;
+            if (mergedStarts[i] != expected) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @JsonProperty("slots")
@@ -99,6 +119,6 @@ public final class SlidingHistogram {
                 }
             }
         }
-        mergedDirty = true;
+        merged = null;
     }
 }

@@ -48,24 +48,17 @@ public final class ZonalFailureDetector implements FleetDetector {
             if (share < settings.number("zonal.zone-fraction")) {
                 continue;
             }
-            long onset = members.stream().filter(t -> t.failingWithin(s.targetNow(t, now), window) && !s.isNew(t, now, newAge))
-                    .mapToLong(t -> t.firstFailureAt).min().orElse(now);
+            long zoneOnset = failureOnset(s, members, now, window, newAge);
             boolean othersClean = true;
             StringBuilder others = new StringBuilder();
             for (Map.Entry<String, List<TargetRecord>> other : zones.entrySet()) {
                 if (other.getKey().equals(zone.getKey())) {
                     continue;
                 }
-                if (!reportedSince(other.getValue(), onset)) {
-                    // the other zones must have been checked since this zone began failing: the first
-                    // failures of a fleet-wide outage arrive one target at a time and look zonal at first
-                    othersClean = false;
-                    break;
-                }
                 int otherFailing = countFailing(s, other.getValue(), now, window, newAge);
                 double otherShare = (double) otherFailing / other.getValue().size();
                 others.append(others.length() > 0 ? "," : "").append(other.getKey()).append('=').append(Fmt.pct(otherShare));
-                if (otherShare >= settings.number("zonal.other-zones-max-fraction")) {
+                if (!clean(other.getValue(), otherShare, zoneOnset)) {
                     othersClean = false;
                 }
             }
@@ -141,22 +134,33 @@ public final class ZonalFailureDetector implements FleetDetector {
     }
 
     /**
-     * Whether every target of {@code targets} reported at or after {@code since} (HAProxy logs only
-     * state changes, so its servers' last state stands). Costs at most one check interval.
+     * Whether another zone is healthy enough to set the failing one apart: few failures, something
+     * healthy in it, and every target checked since the failing zone's failures began. Without that
+     * last condition the first failures of a fleet-wide fault, which land in some zone first, would
+     * be judged against the other zones' checks from before the fault.
      */
-    private static boolean reportedSince(List<TargetRecord> targets, long since) {
-        for (TargetRecord t : targets) {
-            if (t.lastSeen < since && !"haproxy".equals(t.source)) {
-                return false;
+    private boolean clean(List<TargetRecord> zone, double share, long since) {
+        boolean fewFailing = share < settings.number("zonal.other-zones-max-fraction");
+        boolean anyHealthy = zone.stream().anyMatch(TargetRecord::isHealthy);
+        // HAProxy logs a server only when its state changes: its last state stands
+        boolean checkedSince = zone.stream().allMatch(t -> t.lastSeen >= since || "haproxy".equals(t.source));
+        return fewFailing && anyHealthy && checkedSince;
+    }
+
+    private static long failureOnset(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
+        long onset = Long.MAX_VALUE;
+        for (TargetRecord t : members) {
+            if (FailingTargets.counts(s, t, now, window, newAge)) {
+                onset = Math.min(onset, t.firstFailureAt);
             }
         }
-        return true;
+        return onset == Long.MAX_VALUE ? now : onset;
     }
 
     private static int countFailing(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
         int n = 0;
         for (TargetRecord t : members) {
-            if (t.failingWithin(s.targetNow(t, now), window) && !s.isNew(t, now, newAge)) {
+            if (FailingTargets.counts(s, t, now, window, newAge)) {
                 n++;
             }
         }

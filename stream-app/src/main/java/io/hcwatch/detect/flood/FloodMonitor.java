@@ -55,8 +55,7 @@ public final class FloodMonitor {
         if (t.getHost() != null) {
             sec.requestsByHost.merge(t.getHost(), t.getRequests(), Long::sum);
         }
-        sec.clientSketch(capacity).merge(t.getClients(), t.getRequests());
-        sec.keySketch(capacity).merge(t.getRequestKeys(), t.getRequests());
+        sec.merge(t.getClients(), t.getRequestKeys(), t.getRequests(), capacity);
         s.added(t.getBucketStart(), t.getClients(), t.getRequestKeys(), t.getRequests());
         prune(s);
         out.addAll(s.alerts.observe(detector.evaluate(s, s.clock), s.clock, settings.millis("alert.renotify")));

@@ -40,8 +40,41 @@ public final class FloodState {
         SpaceSaving clientSketch;
         @JsonIgnore
         SpaceSaving keySketch;
+        @JsonIgnore
+        private long maxClient = -1;
+        @JsonIgnore
+        private long maxKey = -1;
 
         public Second() {
+        }
+
+        /** Adds one partition's summary of this second to the sketches. */
+        void merge(List<HeavyHitter> clients, List<HeavyHitter> keys, long requests, int capacity) {
+            clientSketch(capacity).merge(clients, requests);
+            keySketch(capacity).merge(keys, requests);
+            maxClient = -1;
+            maxKey = -1;
+        }
+
+        /** The largest count any client has in this second: no client can have sent more. */
+        long maxClientCount(int capacity) {
+            if (maxClient < 0) {
+                maxClient = largest(clientSketch(capacity));
+            }
+            return maxClient;
+        }
+
+        /** The largest count any request key has in this second. */
+        long maxKeyCount(int capacity) {
+            if (maxKey < 0) {
+                maxKey = largest(keySketch(capacity));
+            }
+            return maxKey;
+        }
+
+        private static long largest(SpaceSaving sketch) {
+            List<HeavyHitter> top = sketch.top(1);
+            return top.isEmpty() ? 0 : top.get(0).getCount();
         }
 
         SpaceSaving clientSketch(int capacity) {

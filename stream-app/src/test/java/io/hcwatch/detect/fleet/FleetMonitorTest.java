@@ -349,4 +349,183 @@ class FleetMonitorTest {
         assertThat(details).containsEntry("diagnosis", "shared_dependency_deep_check");
         assertThat(details.get("failing_check_p50_ms")).isEqualTo("12");
     }
+
+    @Test
+    void replacementsThatDieTheSameWayKeepACorrelatedFailureFiringWhileTheAutoScalingGroupSwapsTheFleet() {
+        healthyFleet(9, 3, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 40_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                feed(timeout(TG, "i-" + i, zone(i, 3), s + i * 100L));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty().allSatisfy(n -> assertThat(n.firing()).isTrue());
+        // launch before terminate: seven replacements register and time out like the rest; then the old ones go
+        long launch = t + 40_000;
+        for (long s = launch; s < launch + 150_000; s += 10_000) {
+            int check = (int) ((s - launch) / 10_000);
+            for (int i = 0; i < 7; i++) {
+                feed(check(TG, "n-" + i, zone(i, 3), s + i * 100L + 50, CheckOutcome.timeout, 2001)
+                        .setState(check < 2 ? TargetState.initial : TargetState.unhealthy)
+                        .setReason(check < 2 ? "Elb.InitialHealthChecking" : "Target.Timeout")
+                        .setRegisteredAt(java.time.Instant.ofEpochMilli(launch)).build());
+            }
+            for (int i = 0; i < 9; i++) {
+                if (i < 7 && check == 4) {
+                    feed(check(TG, "i-" + i, zone(i, 3), s + i * 100L, CheckOutcome.other, 0)
+                            .setState(TargetState.draining).setReason("Target.DeregistrationInProgress").build());
+                } else if (i >= 7 || check < 4) {
+                    feed(timeout(TG, "i-" + i, zone(i, 3), s + i * 100L));
+                }
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).allSatisfy(n -> assertThat(n.firing()).isTrue());
+        assertThat(of(AlertType.REPLACEMENT_CHURN)).isNotEmpty();
+    }
+
+    @Test
+    void aZoneLeftWithNothingHealthyIsNotAHealthyZoneToCompareAgainst() {
+        long t = T0;
+        for (long s = t; s < t + 120_000; s += 10_000) {
+            for (int i = 0; i < 3; i++) {
+                // zone a: established targets, two of them failing from the second minute
+                boolean fails = i < 2 && s >= t + 60_000;
+                feed(fails ? timeout(TG, "a-" + i, "us-east-1a", s + i) : pass(TG, "a-" + i, "us-east-1a", s + i, 60));
+            }
+            for (int i = 0; i < 6; i++) {
+                // zones b and c: fresh instances, still in their initial checks and slow to answer
+                feed(check(TG, "n-" + i, i < 3 ? "us-east-1b" : "us-east-1c", s + 10 + i, CheckOutcome.timeout, 2001)
+                        .setState(TargetState.initial).setReason("Elb.InitialHealthChecking")
+                        .setRegisteredAt(java.time.Instant.ofEpochMilli(t)).build());
+            }
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
+    }
+
+    @Test
+    void checksLostInOneZoneAreNotALatencyHeadroomProblem() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, null, null, T0))
+                .setHealthCheck(Checks.checkConfig(5000, 10_000)).build()));
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                boolean lost = i % 3 == 1 && s >= T0 + 60_000;
+                feed(lost ? HealthCheckResult.newBuilder(timeout(TG, "i-" + i, zone(i, 3), s + i)).setLatencyMs(5001).build()
+                        : pass(TG, "i-" + i, zone(i, 3), s + i, 40 + i));
+            }
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isNotEmpty();
+        assertThat(of(AlertType.HEALTH_LATENCY_HEADROOM)).isEmpty();
+    }
+
+    @Test
+    void timeoutsAmongSlowAnswersStillMakeHeadroomCritical() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, null, null, T0))
+                .setHealthCheck(Checks.checkConfig(2000, 10_000)).build()));
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                boolean slow = s >= T0 + 60_000;
+                feed(slow && i < 2 ? timeout(TG, "i-" + i, zone(i, 3), s + i)
+                        : pass(TG, "i-" + i, zone(i, 3), s + i, slow ? 1700 + i * 20 : 300));
+            }
+        }
+        assertThat(of(AlertType.HEALTH_LATENCY_HEADROOM)).isNotEmpty()
+                .last().satisfies(n -> assertThat(n.severity()).isEqualTo(Severity.CRITICAL));
+    }
+
+    @Test
+    void aFreshStartDoesNotFailOpenBeforeItHasHeardFromEveryTarget() {
+        sent.addAll(monitor.onConfig(state, io.hcwatch.avro.v1.LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, 50.0, 50.0, T0))
+                .setRegisteredTargets(18).setHealthCheck(Checks.checkConfig(5000, 10_000)).build()));
+        // the first checks trickle in over one interval: 1/18, 2/18, ... healthy as far as hcwatch knows
+        healthyFleet(18, 3, T0 + 100, 60);
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isEmpty();
+        assertThat(of(AlertType.DNS_FAILOVER)).isEmpty();
+        // once settled, a real drop below half still fails open
+        long t = T0 + 60_100;
+        for (long s = t; s < t + 40_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                feed(i < 10 ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 120));
+            }
+        }
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isNotEmpty();
+    }
+
+    @Test
+    void aServerGoingDownWhileHaproxySaysOthersAreLeftIsNotABackendWithoutServers() {
+        FleetState be = monitor.newState("be-web");
+        // the first lines HAProxy ever logs for be-web: web1's check takes it DOWN, then the state message
+        // says five servers are still UP
+        HealthCheckResult check = check("be-web", "web1", null, T0, CheckOutcome.connect_error, 0).setSource("haproxy")
+                .setLb("lb1").setReason("Layer4 connection problem").setState(TargetState.unhealthy).build();
+        HealthCheckResult down = HealthCheckResult.newBuilder(check).setActiveServersLeft(5).build();
+        sent.addAll(monitor.onCheck(be, check));
+        sent.addAll(monitor.onCheck(be, down));
+        sent.addAll(monitor.onTime(be, T0 + 30_000));
+        assertThat(of(AlertType.NO_HEALTHY_TARGETS)).isEmpty();
+
+        HealthCheckResult last = check("be-web", "web2", null, T0 + 31_000, CheckOutcome.connect_error, 0).setSource("haproxy")
+                .setLb("lb1").setReason("Layer4 connection problem").setState(TargetState.unhealthy).setActiveServersLeft(0).build();
+        sent.addAll(monitor.onCheck(be, last));
+        assertThat(of(AlertType.NO_HEALTHY_TARGETS)).singleElement().satisfies(n -> assertThat(n.firing()).isTrue());
+    }
+
+    @Test
+    void theFirstFailuresOfAFleetWideFaultAreNotJudgedAgainstOtherZonesCheckedBeforeIt() {
+        long t = T0 + 60_000;
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int k = 0; k < 9; k++) {
+                // zone a's targets (0, 3, 6) are checked at the start of each interval, the others five seconds later
+                int i = k < 3 ? k * 3 : (k < 6 ? (k - 3) * 3 + 1 : (k - 6) * 3 + 2);
+                long at = s + (i % 3 == 0 ? i * 10L : 5_000 + i * 10L);
+                feed(at >= t ? check(TG, "i-" + i, zone(i, 3), at, CheckOutcome.http_status, 12).setStatusCode(503)
+                        .setReason("Target.ResponseCodeMismatch").setState(TargetState.healthy).build()
+                        : pass(TG, "i-" + i, zone(i, 3), at, 40));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+        assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
+    }
+
+    @Test
+    void aZoneThatATimeoutCascadeReachesFirstIsDiagnosedAsTimeoutBelowLatency() {
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                feed(check(TG, "i-" + i, zone(i, 3), s + i * 10L, CheckOutcome.pass, 1500 + i * 20)
+                        .setState(TargetState.healthy).setCheck(Checks.checkConfig(5000, 10_000)).build());
+            }
+        }
+        long cut = T0 + 120_000;
+        for (long s = cut; s < cut + 30_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                boolean first = i % 3 == 0 && i < 6;
+                feed((first ? check(TG, "i-" + i, zone(i, 3), s + i * 10L, CheckOutcome.timeout, 2001).setReason("Target.Timeout")
+                        : check(TG, "i-" + i, zone(i, 3), s + i * 10L, CheckOutcome.pass, 1700 + i * 20))
+                        .setState(TargetState.healthy).setCheck(Checks.checkConfig(2000, 10_000)).build());
+            }
+        }
+        assertThat(of(AlertType.ZONAL_FAILURE)).isNotEmpty()
+                .allSatisfy(n -> assertThat(n.details()).containsEntry("diagnosis", "timeout_below_latency"));
+    }
+
+    @Test
+    void oneZoneFailingPlusALoneTargetElsewhereIsNotSpreadAcrossZones() {
+        healthyFleet(18, 3, T0, 60);
+        long t = T0 + 60_000;
+        for (long s = t; s < t + 40_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                // zone b (i % 3 == 1) fails on five of its six targets; one target of zone c blips
+                boolean fails = (i % 3 == 1 && i < 15) || i == 2;
+                feed(fails ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 120));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isEmpty();
+        // a second target failing outside zone b does make it a spread
+        for (long s = t + 40_000; s < t + 60_000; s += 10_000) {
+            for (int i = 0; i < 18; i++) {
+                boolean fails = (i % 3 == 1 && i < 15) || i == 2 || i == 5;
+                feed(fails ? timeout(TG, "i-" + i, zone(i, 3), s + i * 100L) : pass(TG, "i-" + i, zone(i, 3), s + i * 100L, 120));
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+    }
 }

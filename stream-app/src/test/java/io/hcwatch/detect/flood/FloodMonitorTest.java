@@ -74,4 +74,31 @@ class FloodMonitorTest {
         run(30, 20, 40, "192.0.2.X", "--");
         assertThat(sent).isEmpty();
     }
+
+    @Test
+    void aClientJustOverBothThresholdsFiresAndOneJustUnderDoesNot() {
+        // 101 req/s of 501: 20.2% and over 100 req/s; the evaluation's shortcut must not hide it
+        run(12, 400, 101, "192.0.2.9", "--");
+        assertThat(sent).filteredOn(Notification::firing).singleElement()
+                .satisfies(n -> assertThat(n.scope().client()).isEqualTo("192.0.2.9"));
+
+        sent.clear();
+        FloodState fresh = monitor.newState("haproxy", "hc-ping");
+        TrafficCombiner combiner = new TrafficCombiner(256);
+        for (int s = 0; s < 12; s++) {
+            long t = T0 + s * 1000L;
+            for (int i = 0; i < 400; i++) {
+                combiner.addHaproxy(request("lb1", "198.51.100." + (i % 250), "/api/items/" + i, t + i, "--"));
+            }
+            for (int i = 0; i < 99; i++) {
+                combiner.addHaproxy(request("lb1", "192.0.2.9", "/api/items/x", t + i, "--"));
+            }
+            for (SpecificRecord r : combiner.drainBefore(t + 1000)) {
+                if (r instanceof ClientTraffic c) {
+                    sent.addAll(monitor.onTraffic(fresh, c));
+                }
+            }
+        }
+        assertThat(sent).isEmpty();
+    }
 }

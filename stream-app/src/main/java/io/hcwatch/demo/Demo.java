@@ -1,0 +1,352 @@
+package io.hcwatch.demo;
+
+import io.hcwatch.app.StreamApp;
+import io.hcwatch.app.StreamAppConfig;
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
+import io.hcwatch.registry.InMemorySchemaRegistry;
+import io.hcwatch.registry.SchemaRegistryServer;
+import io.hcwatch.simulate.Scenario;
+import io.hcwatch.simulate.ScenarioParams;
+import io.hcwatch.simulate.Simulation;
+import io.hcwatch.simulate.SimulationStatus;
+import io.hcwatch.simulate.TelemetryProducer;
+import io.hcwatch.sink.SinkApp;
+import io.hcwatch.topology.Source;
+import io.hcwatch.topology.Topics;
+import io.micrometer.core.instrument.Counter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/**
+ * {@code ./hcwatch demo}: the production path on one machine. A real KRaft broker and an HTTP
+ * schema registry in this JVM, the stream app and the alert sink as in production, and a scenario
+ * produced through Kafka in accelerated time; alerts are shown as the sink delivers them.
+ *
+ * <p>Event time runs {@code speed} times faster than the wall clock here, so the stream app's
+ * wall-clock silence detection (which assumes event time keeps pace with the wall clock) is
+ * switched off: it would read a pause of the producer as minutes of silence.
+ */
+public final class Demo {
+
+    /** What to run and where to show it. */
+    public record Options(Scenario scenario, ScenarioParams params, double speed, PrintStream out, boolean color, boolean live,
+                          Map<String, String> environment) {
+
+        public static Options of(Scenario scenario, PrintStream out, boolean color, boolean live) {
+            return new Options(scenario, scenario.demoParams(), scenario.demoSpeed(), out, color, live, System.getenv());
+        }
+
+        public Options withParams(ScenarioParams p) {
+            return new Options(scenario, p, speed, out, color, live, environment);
+        }
+
+        public Options withSpeed(double s) {
+            return new Options(scenario, params, s, out, color, live, environment);
+        }
+    }
+
+    /** What happened: the alerts the sink delivered, records produced, and how long it all took. */
+    public record Report(List<Alert> alerts, long produced, long startupMillis, long produceMillis, long totalMillis,
+                         boolean interrupted) {
+
+        public List<Alert> firing(String type) {
+            return alerts.stream().filter(a -> a.getType().equals(type) && a.getStatus() == AlertStatus.firing).toList();
+        }
+    }
+
+    private static final String ALERTS_DLQ = "alerts-dlq";
+
+    private final Options options;
+    private final Console console;
+
+    public Demo(Options options) {
+        this.options = options;
+        this.console = new Console(options.out(), options.color(), options.live());
+    }
+
+    /** Runs the demo to the end of the scenario, or until {@code stop} says so; everything started is stopped again. */
+    public Report run(BooleanSupplier stop) {
+        long started = System.nanoTime();
+        Scenario scenario = options.scenario();
+        ScenarioParams params = options.params();
+        banner(scenario, params);
+        Deque<AutoCloseable> resources = new ArrayDeque<>();
+        AlertFeed feed = new AlertFeed(console, params.onsetTime().toEpochMilli());
+        long startup = 0;
+        long produceMillis = 0;
+        long produced = 0;
+        Report report = null;
+        try {
+            long t = System.nanoTime();
+            // the scenario's event times lie in the past: time-based retention would delete them as they arrive
+            EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.retention.ms", "-1"));
+            resources.push(broker);
+            Topics topics = Topics.defaults();
+            List<String> names = new ArrayList<>();
+            for (Source s : Source.values()) {
+                if (s != Source.CONFIG) {
+                    names.add(topics.input(s));
+                }
+            }
+            names.addAll(List.of(topics.alerts(), topics.deadLetters(), ALERTS_DLQ));
+            broker.createTopics(1, names, Map.of("retention.ms", "-1"));
+            broker.createTopics(1, List.of(topics.input(Source.CONFIG)), Map.of("cleanup.policy", "compact"));
+            console.step("Kafka (KRaft, in this JVM) on " + broker.bootstrapServers() + "; topics " + String.join(", ", names)
+                    + ", " + topics.input(Source.CONFIG) + " (compacted)", millisSince(t));
+
+            t = System.nanoTime();
+            SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start();
+            resources.push(registry);
+            console.step("Schema registry (in memory) at " + registry.url(), millisSince(t));
+
+            t = System.nanoTime();
+            Path stateDir = Files.createTempDirectory("hcwatch-demo-state-");
+            resources.push(() -> deleteQuietly(stateDir));
+            StreamApp app = new StreamApp(StreamAppConfig.from(streamAppProperties(broker, registry, stateDir)));
+            resources.push(app);
+            app.start();
+            await(() -> app.isReady() || stop.getAsBoolean(), Duration.ofSeconds(120), "the stream app to reach RUNNING");
+            console.step("Stream app RUNNING; metrics at http://127.0.0.1:" + app.metricsPort() + "/metrics", millisSince(t));
+
+            t = System.nanoTime();
+            boolean pagerDuty = options.environment().getOrDefault("PAGERDUTY_ROUTING_KEY", "").isBlank() == false;
+            SinkApp sink = new SinkApp(sinkProperties(broker, registry, pagerDuty), feed.stream());
+            resources.push(sink);
+            sink.start();
+            await(() -> sink.isReady() || stop.getAsBoolean(), Duration.ofSeconds(60), "the alert sink to start consuming");
+            console.step("Alert sink: stdout" + (pagerDuty ? " and PagerDuty (PAGERDUTY_ROUTING_KEY is set)"
+                    : "; set PAGERDUTY_ROUTING_KEY to page PagerDuty too"), millisSince(t));
+            startup = millisSince(started);
+
+            console.line("");
+            console.heading(String.format(Locale.ROOT, "Producing %s of %s at %sx through Kafka; alerts as the sink delivers them:",
+                    Console.human(params.duration()), scenario.id(), trim(options.speed())));
+            console.note(String.format(Locale.ROOT, "%9s  %-8s  %-8s  %s", "incident", "(UTC)", "severity", "alert  scope"));
+            Simulation simulation = Simulation.of(scenario, params);
+            t = System.nanoTime();
+            AtomicBoolean producing = new AtomicBoolean(true);
+            try (TelemetryProducer producer = new TelemetryProducer(broker.bootstrapServers(), topics, Map.of())) {
+                Thread progress = progress(simulation, producer, app, producing);
+                try {
+                    produced = producer.produce(simulation, options.speed(), stop);
+                } finally {
+                    producing.set(false);
+                    progress.interrupt();
+                    progress.join(2_000);
+                }
+            }
+            produceMillis = millisSince(t);
+            console.endStatus();
+            if (!stop.getAsBoolean()) {
+                long total = produced;
+                console.note(String.format(Locale.ROOT, "  produced %,d records in %s; waiting for the last alerts...", produced,
+                        Console.seconds(produceMillis)));
+                awaitProgress(() -> processed(app), total, stop, Duration.ofSeconds(30));
+                // the last alerts are still on their way (repartition, monitors, the alerts topic, the sink)
+                long read = System.nanoTime();
+                await(() -> System.nanoTime() - Math.max(read, feed.lastAlertAt()) > 3_000_000_000L || stop.getAsBoolean(),
+                        Duration.ofSeconds(30), "the alerts to settle");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } finally {
+            console.endStatus();
+            report = new Report(feed.alerts(), produced, startup, produceMillis, millisSince(started), stop.getAsBoolean());
+            summary(report);
+            closeAll(resources);
+            console.note(String.format(Locale.ROOT, "Stopped everything; %s in all.", Console.seconds(millisSince(started))));
+        }
+        return report;
+    }
+
+    private void banner(Scenario scenario, ScenarioParams params) {
+        console.heading("hcwatch demo: " + scenario.id());
+        console.line("  " + scenario.description());
+        console.line("  In real life: " + scenario.realWorld() + ".");
+        console.note("  " + params.describe() + "; " + trim(options.speed()) + "x");
+        console.line("");
+    }
+
+    private Properties streamAppProperties(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, Path stateDir) {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", broker.bootstrapServers());
+        p.setProperty("schema.registry.url", registry.url());
+        p.setProperty("application.id", "hcwatch-demo");
+        p.setProperty("metrics.host", "127.0.0.1");
+        p.setProperty("metrics.port", "0");
+        p.setProperty("state.dir", stateDir.toString());
+        // event time runs faster than the wall clock: wall-clock silence would misread it
+        p.setProperty("detect.silence.enabled", "false");
+        p.setProperty("streams.num.stream.threads", "1");
+        return p;
+    }
+
+    private static Properties sinkProperties(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, boolean pagerDuty) {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", broker.bootstrapServers());
+        p.setProperty("schema.registry.url", registry.url());
+        p.setProperty("group.id", "hcwatch-demo-sink");
+        p.setProperty("sinks", pagerDuty ? "stdout,pagerduty" : "stdout");
+        p.setProperty("dlq.topic", ALERTS_DLQ);
+        p.setProperty("metrics.port", "-1");
+        p.setProperty("shutdown.grace.ms", "2000");
+        return p;
+    }
+
+    private Thread progress(Simulation simulation, TelemetryProducer producer, StreamApp app, AtomicBoolean producing) {
+        ScenarioParams params = options.params();
+        Thread thread = new Thread(() -> {
+            long lastLine = System.nanoTime();
+            while (producing.get()) {
+                console.status(status(simulation.status(), producer.sent(), processed(app), params));
+                if (!console.live() && System.nanoTime() - lastLine > 10_000_000_000L) {
+                    console.statusLine();
+                    lastLine = System.nanoTime();
+                }
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "hcwatch-demo-progress");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    static String status(SimulationStatus s, long produced, long processed, ScenarioParams params) {
+        Duration sinceOnset = Duration.ofMillis(s.simulatedTime() - params.onsetTime().toEpochMilli());
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "  sim %s (incident %s) · %,d sent · %,d read · ",
+                Console.clock(java.time.Instant.ofEpochMilli(s.simulatedTime())), Console.signed(sinceOnset), produced, processed));
+        SimulationStatus.GroupHealth web = s.group("prod-web-tg");
+        if (web != null) {
+            sb.append("healthy ").append(web.healthy()).append('/').append(web.registered());
+        }
+        s.frontends().stream().filter(f -> f.frontend().equals("hc-ping")).max(Comparator.comparingInt(
+                SimulationStatus.FrontendLoad::connections)).ifPresent(f -> sb.append(" · ").append(f.host()).append("/hc-ping ")
+                .append(f.connections()).append('/').append(f.maxconn()));
+        return sb.toString();
+    }
+
+    /** Records the stream app has parsed, rejected or skipped, over every source. */
+    private static long processed(StreamApp app) {
+        return Math.round(app.registry().find("hcwatch.records").counters().stream().mapToDouble(Counter::count).sum());
+    }
+
+    /** One row per alert (type and scope): when it first fired after the onset, how bad it got, how often it came and went. */
+    private void summary(Report report) {
+        long onset = options.params().onsetTime().toEpochMilli();
+        Map<String, List<Alert>> byKey = new LinkedHashMap<>();
+        for (Alert a : report.alerts()) {
+            byKey.computeIfAbsent(a.getDedupKey(), k -> new ArrayList<>()).add(a);
+        }
+        console.line("");
+        console.heading(String.format(Locale.ROOT, "Summary: %s, %,d records, %s simulated in %s at %sx (start-up %s, %s in all)%s",
+                options.scenario().id(), report.produced(), Console.human(options.params().duration()),
+                Console.seconds(report.produceMillis()), trim(options.speed()), Console.seconds(report.startupMillis()),
+                Console.seconds(report.totalMillis()), report.interrupted() ? ", interrupted" : ""));
+        String format = "  %-24s %-36s %-9s %-11s %-12s %s";
+        console.line(String.format(Locale.ROOT, format, "alert", "scope", "worst", "first (UTC)", "after onset", "episodes"));
+        if (byKey.isEmpty()) {
+            console.line("  (no alerts)");
+        }
+        for (List<Alert> notes : byKey.values()) {
+            Alert first = notes.get(0);
+            String worst = notes.stream().filter(n -> n.getStatus() == AlertStatus.firing).map(Alert::getSeverity)
+                    .min(Comparator.naturalOrder()).map(Enum::name).orElse(first.getSeverity().name());
+            long episodes = notes.stream().map(Alert::getAlertId).distinct().count();
+            boolean open = notes.get(notes.size() - 1).getStatus() == AlertStatus.firing;
+            console.line(String.format(Locale.ROOT, format, first.getType(), truncate(Console.scope(first.getScope()), 36), worst,
+                    Console.clock(first.getEventTime()),
+                    Console.signed(Duration.ofMillis(first.getEventTime().toEpochMilli() - onset)),
+                    episodes + (open ? ", firing at the end" : ", resolved")));
+        }
+        console.line(String.format(Locale.ROOT, "  %-24s %s", "in real life", options.scenario().realWorld()));
+    }
+
+    private static String truncate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+
+    private void closeAll(Deque<AutoCloseable> resources) {
+        while (!resources.isEmpty()) {
+            try {
+                resources.pop().close();
+            } catch (Exception e) {
+                console.note("  (while stopping: " + e + ")");
+            }
+        }
+    }
+
+    private static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
+        await(condition, timeout, () -> what);
+    }
+
+    private static void await(BooleanSupplier condition, Duration timeout, java.util.function.Supplier<String> what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("gave up waiting " + timeout.toSeconds() + "s for " + what.get());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Waits until {@code count} reaches {@code target}, for as long as it keeps moving (a slow machine is not stuck). */
+    private static void awaitProgress(java.util.function.LongSupplier count, long target, BooleanSupplier stop, Duration stall)
+            throws InterruptedException {
+        long last = -1;
+        long movedAt = System.nanoTime();
+        while (!stop.getAsBoolean()) {
+            long now = count.getAsLong();
+            if (now >= target) {
+                return;
+            }
+            if (now != last) {
+                last = now;
+                movedAt = System.nanoTime();
+            } else if (System.nanoTime() - movedAt > stall.toNanos()) {
+                throw new IllegalStateException("the stream app stopped reading at " + now + " of " + target + " records");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.hcwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.config.Settings;
+import io.hcwatch.replay.ReplayInputs;
+import io.hcwatch.replay.ReplayRun;
+import io.hcwatch.replay.ReplaySummary;
+import io.hcwatch.simulate.Scenario;
+import io.hcwatch.simulate.ScenarioReplay;
+import io.hcwatch.simulate.TelemetryFiles;
+import io.hcwatch.topology.Source;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void filesWrittenForReplayGiveTheAlertsOfTheInProcessRun() {
+        int code = Main.execute("simulate", "--scenario", "zonal-gray-failure", "--duration", "4m", "--onset", "90s",
+                "--alb-rate", "20", "--out", dir.toString(), "--gzip");
+        assertThat(code).isZero();
+        ReplayInputs inputs = new ReplayInputs();
+        for (Source s : Source.values()) {
+            Path file = dir.resolve(TelemetryFiles.fileName(s, true));
+            assertThat(file).exists();
+            inputs.add(s, file);
+        }
+        List<Alert> fromFiles = new ReplayRun(inputs, Settings.defaults(), Clock.systemUTC()).run(d -> { }, new ReplaySummary());
+        List<Alert> inProcess = ScenarioReplay.run(Scenario.ZONAL_GRAY_FAILURE, Scenario.ZONAL_GRAY_FAILURE.defaults()
+                .withTiming(Duration.ofMinutes(4), Duration.ofSeconds(90)).withAlbRequestsPerSecond(20), Settings.defaults(),
+                t -> { }).alerts();
+        assertThat(fromFiles).extracting(Alert::getDedupKey).contains("zonal_failure/prod-web-tg/us-east-1b");
+        assertThat(fromFiles).extracting(a -> a.getDedupKey() + "@" + a.getEventTime() + "/" + a.getStatus())
+                .containsExactlyElementsOf(inProcess.stream().map(a -> a.getDedupKey() + "@" + a.getEventTime() + "/" + a.getStatus()).toList());
+    }
+
+    @Test
+    void listDescribesEveryScenario() {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Main.execute("simulate", "--list")).isZero();
+        } finally {
+            System.setOut(saved);
+        }
+        String text = out.toString(StandardCharsets.UTF_8);
+        for (Scenario s : Scenario.values()) {
+            assertThat(text).contains(s.id()).contains(s.realWorld());
+        }
+        assertThat(text).contains("alias timeout-cascade");
+    }
+
+    @Test
+    void refusesAnUnknownScenarioOrNoDestinationWithExitTwo() throws Exception {
+        assertThat(Main.execute("simulate", "--scenario", "meteor-strike", "--replay")).isEqualTo(2);
+        assertThat(Main.execute("simulate", "--scenario", "fail-open")).isEqualTo(2);
+        assertThat(Main.execute("simulate", "--scenario", "fail-open", "--replay", "--out", dir.toString())).isEqualTo(2);
+        assertThat(Main.execute("simulate", "--scenario", "fail-open", "--replay", "--onset", "20m", "--duration", "10m"))
+                .isEqualTo(2);
+        assertThat(Files.list(dir)).isEmpty();
+    }
+}

@@ -1,0 +1,145 @@
+package io.hcwatch.simulate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.Severity;
+import io.hcwatch.config.Settings;
+import io.hcwatch.parse.HealthCheckResultJson;
+import io.hcwatch.parse.ParseResult;
+import io.hcwatch.topology.Source;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each scenario, simulated with its default parameters and seed, through the topology's own
+ * processors: the alerts it must raise fire within their deadlines after the onset with the right
+ * scope and details, nothing fires before the onset or outside what the scenario allows, and
+ * every simulated record parses. Times to detect (event time after the onset) are printed for
+ * docs/scenarios.md.
+ */
+class ScenarioTest {
+
+    private static final Map<Scenario, ScenarioReplay.Result> RUNS = new EnumMap<>(Scenario.class);
+
+    private static ScenarioReplay.Result run(Scenario s) {
+        return RUNS.computeIfAbsent(s, ScenarioReplay::run);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Scenario.class)
+    void raisesWhatItMustWithinItsDeadlinesAndNothingElse(Scenario scenario) {
+        ScenarioReplay.Result result = run(scenario);
+        ScenarioVerdict verdict = ScenarioVerdict.of(result);
+        System.out.printf("%s: %d records in %d ms; detected %s%n", scenario.id(), result.totalRecords(), result.wallMillis(),
+                verdict.detections().values().stream()
+                        .map(d -> d.expected().type() + scopeNote(d.alert()) + " +" + d.afterOnset().toSeconds() + "s")
+                        .collect(Collectors.joining(", ")));
+        assertThat(verdict.problems()).as(scenario.id()).isEmpty();
+        assertThat(result.records().keySet()).as("every input of SPEC section 2 is simulated")
+                .contains(Source.ALB, Source.ALB_HEALTH, Source.HAPROXY, Source.HEALTH, Source.CONFIG);
+    }
+
+    @Test
+    void timeoutCutRaisesConfigRiskAtTheChangeBeforeTheFirstCheckFails() {
+        Scenario s = Scenario.TIMEOUT_CUT;
+        ScenarioParams p = s.defaults();
+        long onset = p.onsetTime().toEpochMilli();
+        long[] firstFailure = {Long.MAX_VALUE};
+        HealthCheckResultJson json = new HealthCheckResultJson();
+        ScenarioReplay.Result result = ScenarioReplay.run(s, p, Settings.defaults(), t -> {
+            if (t.source() == Source.HEALTH && t.eventTimeMillis() >= onset && firstFailure[0] == Long.MAX_VALUE
+                    && json.parse(t.text()) instanceof ParseResult.Ok<HealthCheckResult> ok
+                    && ok.value().getOutcome() != CheckOutcome.pass) {
+                firstFailure[0] = t.eventTimeMillis();
+            }
+        });
+        Alert risk = firstFiring(result, "health_check_config_risk");
+        assertThat(risk.getSeverity()).isEqualTo(Severity.critical);
+        assertThat(risk.getEventTime().toEpochMilli()).isEqualTo(onset).isLessThan(firstFailure[0]);
+        assertThat(risk.getDetails()).containsEntry("old_timeout_ms", "5000").containsEntry("new_timeout_ms", "2000");
+        Alert correlated = firstFiring(result, "correlated_failure");
+        assertThat(correlated.getDetails()).containsEntry("diagnosis", "timeout_below_latency");
+        assertThat(firstFiring(result, "replacement_churn").getSummary()).contains("before ever being healthy");
+    }
+
+    @Test
+    void pingFloodNamesBothSidesOfTheClientToBlockAndTheTarpitThatCannotStopIt() {
+        ScenarioReplay.Result result = run(Scenario.PING_FLOOD);
+        Alert ipv6 = result.alerts().stream().filter(a -> a.getType().equals("client_flood")
+                && (HaproxyModel.FLOOD_IPV6_64 + "::/64").equals(a.getScope().getClient())).findFirst().orElseThrow();
+        assertThat(ipv6.getDetails().get("block")).isEqualTo(HaproxyModel.FLOOD_IPV4 + "," + HaproxyModel.FLOOD_IPV6_64 + "::/64");
+        assertThat(ipv6.getDetails()).containsEntry("tarpit_in_use", "true");
+        assertThat(ipv6.getDetails().get("hosts")).contains("lb1=");
+        Alert slots = firstFiring(result, "socket_slot_exhaustion");
+        assertThat(slots.getSeverity()).isEqualTo(Severity.critical);
+        assertThat(slots.getDetails()).containsEntry("maxconn", "256").containsEntry("maxconn_assumed", "false");
+        assertThat(Long.parseLong(slots.getDetails().get("rejected_or_queued_out"))).isPositive();
+        assertThat(slots.getDetails().get("terminations")).contains("PT=").contains("sQ=");
+    }
+
+    @Test
+    void zonalGrayFailureIsMaskedByCrossZoneAndItsDeadZoneStaysInDns() {
+        ScenarioReplay.Result result = run(Scenario.ZONAL_GRAY_FAILURE);
+        Alert zonal = firstFiring(result, "zonal_failure");
+        assertThat(zonal.getDetails()).containsEntry("masked", "true").containsEntry("diagnosis", "zonal");
+        Alert dns = firstFiring(result, "dns_failover");
+        assertThat(dns.getScope().getZone()).isEqualTo(zonal.getScope().getZone());
+        assertThat(dns.getSummary()).contains("keeps it in DNS");
+    }
+
+    @Test
+    void failOpenCountsRequestsThatReachedUnhealthyTargetsAndResolvesAfterTheRollback() {
+        ScenarioReplay.Result result = run(Scenario.FAIL_OPEN);
+        Alert fired = firstFiring(result, "fail_open_routing");
+        Alert resolved = result.alerts().stream().filter(a -> a.getAlertId().equals(fired.getAlertId())
+                && a.getStatus() == AlertStatus.resolved).findFirst().orElseThrow();
+        assertThat(Long.parseLong(resolved.getDetails().get("requests_to_unhealthy_targets"))).isPositive();
+        assertThat(fired.getDetails()).containsEntry("threshold", "50%").containsEntry("required_healthy", "9");
+        assertThat(resolved.getEventTime()).isAfter(result.params().onsetTime().plus(Duration.ofMinutes(9)));
+    }
+
+    @Test
+    void sharedDependencyIsDiagnosedFromFastIdenticalFailuresWhileTrafficSucceeds() {
+        ScenarioReplay.Result result = run(Scenario.SHARED_DEPENDENCY);
+        Alert correlated = firstFiring(result, "correlated_failure");
+        assertThat(correlated.getDetails()).containsEntry("diagnosis", "shared_dependency_deep_check")
+                .containsEntry("reason", "Target.ResponseCodeMismatch");
+        assertThat(correlated.getDetails().get("zones")).contains("us-east-1a").contains("us-east-1b").contains("us-east-1c");
+        int success = Integer.parseInt(correlated.getDetails().get("traffic_success_share").replace("%", ""));
+        assertThat(success).isGreaterThanOrEqualTo(90);
+    }
+
+    @Test
+    void aDayOfHealthyTrafficRaisesNothing() {
+        ScenarioReplay.Result result = run(Scenario.BASELINE);
+        assertThat(result.alerts()).isEmpty();
+        assertThat(result.params().duration()).isEqualTo(Duration.ofHours(24));
+    }
+
+    @AfterAll
+    static void forget() {
+        RUNS.clear();
+    }
+
+    private static Alert firstFiring(ScenarioReplay.Result result, String type) {
+        return result.alerts().stream().filter(a -> a.getType().equals(type) && a.getStatus() == AlertStatus.firing)
+                .findFirst().orElseThrow(() -> new AssertionError("no " + type + " fired"));
+    }
+
+    private static String scopeNote(Alert a) {
+        String where = a.getScope().getClient() != null ? a.getScope().getClient()
+                : a.getScope().getZone() != null ? a.getScope().getZone()
+                : a.getScope().getFrontend() != null ? a.getScope().getHost() + "/" + a.getScope().getFrontend() : null;
+        return where == null ? "" : " (" + where + ")";
+    }
+}
