@@ -17,7 +17,8 @@ import java.util.UUID;
 /**
  * The alert lifecycle of one monitored scope (a target group, an HAProxy host, a frontend):
  * one firing per episode and dedup_key, re-sent on a severity change or after the re-notify
- * interval, one resolve after {@code clearSteps} consecutive clear evaluation steps.
+ * interval, one resolve after {@code clearSteps} consecutive clear evaluation steps. A higher
+ * severity is sent at once; a lower one only after it has held for {@code clearSteps} steps.
  *
  * <p>The alert id is derived from the dedup_key and the episode's start, so a record replayed
  * after a crash re-creates the same id rather than a second incident.
@@ -41,6 +42,7 @@ public final class AlertBook {
                 e = new Episode();
                 e.startedAt = now;
                 e.alertId = alertId(f.dedupKey(), now);
+                e.severity = f.severity().name();
                 e.remember(f);
                 e.lastSentAt = now;
                 e.lastHeldAt = now;
@@ -48,11 +50,18 @@ public final class AlertBook {
                 out.add(firing(f, e, now));
                 continue;
             }
-            boolean severityChanged = !e.severity.equals(f.severity().name());
+            Severity current = Severity.valueOf(e.severity);
+            // escalate at once; step down only at evaluation steps (see step), so a condition that
+            // hovers at a threshold does not page on every record
+            boolean escalated = f.severity().moreSevereThan(current);
+            if (escalated) {
+                e.severity = f.severity().name();
+                e.lowerSteps = 0;
+            }
             e.clearSteps = 0;
             e.lastHeldAt = now;
             e.remember(f);
-            if (severityChanged || now - e.lastSentAt >= renotifyMillis) {
+            if (escalated || now - e.lastSentAt >= renotifyMillis) {
                 e.lastSentAt = now;
                 out.add(firing(f, e, now));
             }
@@ -68,6 +77,21 @@ public final class AlertBook {
         List<Notification> out = new ArrayList<>(observe(findings, now, renotifyMillis));
         Set<String> holding = new HashSet<>();
         findings.forEach(f -> holding.add(f.dedupKey()));
+        for (Finding f : findings) {
+            Episode e = episodes.get(f.dedupKey());
+            if (e == null || !Severity.valueOf(e.severity).moreSevereThan(f.severity())) {
+                if (e != null) {
+                    e.lowerSteps = 0;
+                }
+                continue;
+            }
+            if (++e.lowerSteps >= clearSteps) {
+                e.severity = f.severity().name();
+                e.lowerSteps = 0;
+                e.lastSentAt = now;
+                out.add(firing(f, e, now));
+            }
+        }
         for (Iterator<Map.Entry<String, Episode>> it = episodes.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Episode> entry = it.next();
             if (holding.contains(entry.getKey())) {
@@ -88,7 +112,7 @@ public final class AlertBook {
     }
 
     private static Notification firing(Finding f, Episode e, long now) {
-        return new Notification(e.alertId, f.dedupKey(), f.type(), f.severity(), true, now,
+        return new Notification(e.alertId, f.dedupKey(), f.type(), Severity.valueOf(e.severity), true, now,
                 f.windowStart(), f.windowEnd(), f.scope(), f.summary(), f.details());
     }
 

@@ -12,6 +12,8 @@ public final class Episode {
     public long startedAt;
     public long lastSentAt;
     public int clearSteps;
+    /** Consecutive steps at which the condition held only at a lower severity. */
+    public int lowerSteps;
     public long lastHeldAt;
     public long windowStart;
     public long windowEnd;
@@ -29,7 +31,6 @@ public final class Episode {
 
     void remember(Finding f) {
         this.type = f.type().id();
-        this.severity = f.severity().name();
         this.summary = f.summary();
         this.details = new LinkedHashMap<>(f.details());
         this.windowStart = f.windowStart();

@@ -1,0 +1,76 @@
+package io.hcwatch.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AlertBookTest {
+
+    private static final long RENOTIFY = 15 * 60_000;
+    private final AlertBook book = new AlertBook();
+
+    private static Finding finding(Severity severity) {
+        return new Finding(AlertType.CORRELATED_FAILURE, "correlated_failure/tg", severity, Scope.targetGroup("lb", "tg"),
+                "6/18 targets failing", Map.of("failing", "6"), 0, 0);
+    }
+
+    @Test
+    void firesOncePerEpisodeAndResolvesAfterTwoClearSteps() {
+        assertThat(book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY)).hasSize(1);
+        assertThat(book.observe(List.of(finding(Severity.WARNING)), 2_000, RENOTIFY)).isEmpty();
+        assertThat(book.step(List.of(), 10_000, RENOTIFY, 2)).isEmpty();
+        List<Notification> resolved = book.step(List.of(), 20_000, RENOTIFY, 2);
+        assertThat(resolved).singleElement().satisfies(n -> {
+            assertThat(n.firing()).isFalse();
+            assertThat(n.eventTime()).isEqualTo(20_000);
+            assertThat(n.windowStart()).isEqualTo(1_000);
+        });
+        assertThat(book.isFiring("correlated_failure/tg")).isFalse();
+    }
+
+    @Test
+    void aConditionHoldingBetweenStepsBreaksTheClearStreak() {
+        book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY);
+        book.step(List.of(), 10_000, RENOTIFY, 2);
+        book.observe(List.of(finding(Severity.WARNING)), 15_000, RENOTIFY);
+        assertThat(book.step(List.of(), 20_000, RENOTIFY, 2)).isEmpty();
+        assertThat(book.step(List.of(), 30_000, RENOTIFY, 2)).singleElement().satisfies(n -> assertThat(n.firing()).isFalse());
+    }
+
+    @Test
+    void escalatesAtOnceButStepsDownOnlyAfterTheLowerSeverityHeldForTwoSteps() {
+        Notification first = book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0);
+        List<Notification> up = book.observe(List.of(finding(Severity.CRITICAL)), 2_000, RENOTIFY);
+        assertThat(up).singleElement().satisfies(n -> {
+            assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
+            assertThat(n.alertId()).isEqualTo(first.alertId());
+        });
+        // hovering at the threshold: warning, critical, warning on records between steps sends nothing
+        assertThat(book.observe(List.of(finding(Severity.WARNING)), 3_000, RENOTIFY)).isEmpty();
+        assertThat(book.observe(List.of(finding(Severity.CRITICAL)), 4_000, RENOTIFY)).isEmpty();
+        assertThat(book.step(List.of(finding(Severity.WARNING)), 10_000, RENOTIFY, 2)).isEmpty();
+        List<Notification> down = book.step(List.of(finding(Severity.WARNING)), 20_000, RENOTIFY, 2);
+        assertThat(down).singleElement().satisfies(n -> assertThat(n.severity()).isEqualTo(Severity.WARNING));
+    }
+
+    @Test
+    void reNotifiesAfterTheInterval() {
+        book.observe(List.of(finding(Severity.ERROR)), 0, RENOTIFY);
+        assertThat(book.observe(List.of(finding(Severity.ERROR)), RENOTIFY - 1, RENOTIFY)).isEmpty();
+        assertThat(book.observe(List.of(finding(Severity.ERROR)), RENOTIFY, RENOTIFY)).hasSize(1);
+    }
+
+    @Test
+    void theAlertIdIsTheSameWhenTheSameRecordsAreProcessedAgain() {
+        AlertBook again = new AlertBook();
+        String a = book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0).alertId();
+        String b = again.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0).alertId();
+        assertThat(a).isEqualTo(b);
+    }
+}
