@@ -26,6 +26,8 @@ import java.util.UUID;
 public final class AlertBook {
 
     public Map<String, Episode> episodes = new LinkedHashMap<>();
+    /** Per dedup_key: episodes started so far and when the last one ended; gives each episode its id. */
+    public Map<String, long[]> history = new LinkedHashMap<>();
 
     public AlertBook() {
     }
@@ -41,7 +43,7 @@ public final class AlertBook {
             if (e == null) {
                 e = new Episode();
                 e.startedAt = now;
-                e.alertId = alertId(f.dedupKey(), now);
+                e.alertId = nextAlertId(f.dedupKey(), now);
                 e.severity = f.severity().name();
                 e.remember(f);
                 e.lastSentAt = now;
@@ -101,9 +103,17 @@ public final class AlertBook {
             e.clearSteps++;
             if (e.clearSteps >= clearSteps) {
                 it.remove();
+                long[] h = history.get(entry.getKey());
+                if (h != null) {
+                    h[1] = now;
+                }
                 out.add(resolved(entry.getKey(), e, now));
             }
         }
+        // keys quiet for two days are forgotten, so per-client keys cannot pile up; their next
+        // episode then falls on another day, which keeps its id distinct
+        history.entrySet().removeIf(en -> !episodes.containsKey(en.getKey()) && en.getValue()[1] > 0
+                && now - en.getValue()[1] > FORGET_AFTER_MILLIS);
         return out;
     }
 
@@ -125,7 +135,19 @@ public final class AlertBook {
                 "resolved: " + e.summary, details);
     }
 
-    static String alertId(String dedupKey, long startedAt) {
-        return UUID.nameUUIDFromBytes((dedupKey + "|" + startedAt).getBytes(StandardCharsets.UTF_8)).toString();
+    private static final long FORGET_AFTER_MILLIS = 2 * 86_400_000L;
+
+    /**
+     * The id of a new episode: the dedup_key, how many episodes it had before, and the day. Not the
+     * exact start time: after a crash the same records can be replayed in another interleaving of
+     * partitions, and a different record may be the one that makes the condition true; the count
+     * restored from the last commit is the same either way, so the replayed firing keeps its id.
+     */
+    private String nextAlertId(String dedupKey, long startedAt) {
+        long[] h = history.computeIfAbsent(dedupKey, k -> new long[2]);
+        h[0]++;
+        h[1] = 0;
+        long day = Math.floorDiv(startedAt, 86_400_000L);
+        return UUID.nameUUIDFromBytes((dedupKey + "|" + h[0] + "|" + day).getBytes(StandardCharsets.UTF_8)).toString();
     }
 }

@@ -58,7 +58,12 @@ public final class StreamApp implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         // a stable client.id keeps the client_id tag of Kafka metrics the same across restarts (default: a new UUID each time)
         p.put(StreamsConfig.CLIENT_ID_CONFIG, config.applicationId());
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // at-least-once: downstream reads records as soon as they are sent, so commits only bound the
+        // work redone after a crash and 1s keeps state encoding off the hot path; exactly-once makes
+        // output visible only at commit, so there the interval is the alert latency and stays short
+        boolean exactlyOnce = String.valueOf(config.streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))
+                .startsWith("exactly_once");
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, exactlyOnce ? 100 : 1000);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");

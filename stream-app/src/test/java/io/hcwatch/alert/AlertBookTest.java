@@ -67,10 +67,19 @@ class AlertBookTest {
     }
 
     @Test
-    void theAlertIdIsTheSameWhenTheSameRecordsAreProcessedAgain() {
+    void replayedAfterACrashTheEpisodeKeepsItsIdEvenIfAnotherRecordTriggersIt() {
         AlertBook again = new AlertBook();
         String a = book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0).alertId();
-        String b = again.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0).alertId();
+        String b = again.observe(List.of(finding(Severity.WARNING)), 1_050, RENOTIFY).get(0).alertId();
         assertThat(a).isEqualTo(b);
+    }
+
+    @Test
+    void everyEpisodeOfAKeyGetsItsOwnId() {
+        String first = book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0).alertId();
+        book.step(List.of(), 10_000, RENOTIFY, 2);
+        book.step(List.of(), 20_000, RENOTIFY, 2);
+        String second = book.observe(List.of(finding(Severity.WARNING)), 30_000, RENOTIFY).get(0).alertId();
+        assertThat(second).isNotEqualTo(first);
     }
 }

@@ -27,6 +27,9 @@ public final class SlidingHistogram {
     private Histogram merged;
     @JsonIgnore
     private long[] mergedStarts;
+    /** Each slot's stored form, kept until the slot changes: a commit then re-encodes only the live slot. */
+    @JsonIgnore
+    private String[] encoded;
 
     public SlidingHistogram() {
     }
@@ -50,6 +53,9 @@ public final class SlidingHistogram {
         }
         long v = Math.max(0, Math.min(HIGHEST_MS, valueMs));
         slots[i].recordValue(v);
+        if (encoded != null) {
+            encoded[i] = null;
+        }
         if (merged != null && mergedStarts[i] == start) {
             // the sample falls in the window handed out last: keep that merge current instead of redoing it
             merged.recordValue(v);
@@ -92,15 +98,18 @@ public final class SlidingHistogram {
 
     @JsonProperty("slots")
     List<String> encodedSlots() {
+        if (encoded == null || encoded.length != slots.length) {
+            encoded = new String[slots.length];
+        }
         List<String> out = new ArrayList<>(slots.length);
-        for (Histogram h : slots) {
-            if (h == null) {
-                out.add(null);
-            } else {
+        for (int i = 0; i < slots.length; i++) {
+            Histogram h = slots[i];
+            if (h != null && encoded[i] == null) {
                 ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
                 int n = h.encodeIntoCompressedByteBuffer(buf);
-                out.add(Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n)));
+                encoded[i] = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n));
             }
+            out.add(h == null ? null : encoded[i]);
         }
         return out;
     }
@@ -108,6 +117,7 @@ public final class SlidingHistogram {
     @JsonProperty("slots")
     void decodeSlots(List<String> encoded) {
         slots = new Histogram[encoded.size()];
+        this.encoded = encoded.toArray(new String[0]);
         for (int i = 0; i < encoded.size(); i++) {
             String s = encoded.get(i);
             if (s != null) {
