@@ -45,6 +45,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private ProcessorContext<String, Routed> context;
     private WriteBehindStore<TrafficCombiner> pending;
     private TrafficCombiner combiner;
+    private io.micrometer.core.instrument.Counter parsed;
     private long newestSecond = Long.MIN_VALUE;
 
     public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
@@ -60,6 +61,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void init(ProcessorContext<String, Routed> context) {
         this.context = context;
+        this.parsed = metrics.parsedCounter(source.id());
         if (pendingStore != null) {
             pending = context.getStateStore(pendingStore);
             combiner = pending.get(PENDING_KEY);
@@ -78,7 +80,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             result = ParseResult.rejected("internal_error", "decoder failed: " + e);
         }
         if (result instanceof ParseResult.Ok<? extends SpecificRecord> ok) {
-            metrics.parsed(source.id());
+            parsed.increment();
             route(ok.value());
         } else if (result instanceof ParseResult.Rejected<? extends SpecificRecord> rejected) {
             metrics.rejected(source.id(), rejected.reason());
