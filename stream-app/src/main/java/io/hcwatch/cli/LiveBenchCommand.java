@@ -1,6 +1,8 @@
 package io.hcwatch.cli;
 
 import io.hcwatch.perf.LiveBench;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -10,7 +12,8 @@ import picocli.CommandLine.Option;
         description = "Throughput of hcwatch vs a Kafka Streams pass-through of the same records, and alert latency, on an in-process broker.")
 final class LiveBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--records", defaultValue = "4000000", description = "Input records (default ${DEFAULT-VALUE})")
+    @Option(names = "--records", defaultValue = "14000000",
+            description = "Input records (default ${DEFAULT-VALUE}: each app runs for a minute or more here)")
     long records;
 
     @Option(names = "--partitions", defaultValue = "2", description = "Partitions per input topic (default ${DEFAULT-VALUE})")
@@ -19,9 +22,14 @@ final class LiveBenchCommand implements Callable<Integer> {
     @Option(names = "--latency-samples", defaultValue = "200", description = "Alert latency samples (default ${DEFAULT-VALUE})")
     int latencySamples;
 
+    @Option(names = "--streams-config", paramLabel = "KEY=VALUE",
+            description = "A Kafka Streams or client setting for both hcwatch and the pass-through (repeatable),"
+                    + " e.g. num.stream.threads=1")
+    Map<String, String> streamsConfig = new LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception {
-        LiveBench.run(records, partitions, latencySamples, System.out);
+        LiveBench.run(records, partitions, latencySamples, streamsConfig, System.out);
         return 0;
     }
 }

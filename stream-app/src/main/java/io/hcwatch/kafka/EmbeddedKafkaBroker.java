@@ -99,6 +99,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.setProperty("auto.create.topics.enable", "false");
         p.setProperty("num.partitions", "1");
         p.setProperty("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+        // the broker lives as long as its temp dir; telemetry stamped in the past (scenarios, benchmarks)
+        // would otherwise be deleted by time retention as soon as its segment rolls, under a reading consumer
+        p.setProperty("log.retention.ms", "-1");
         return p;
     }
 
