@@ -47,6 +47,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private TrafficCombiner combiner;
     private io.micrometer.core.instrument.Counter parsed;
     private long newestSecond = Long.MIN_VALUE;
+    private String upstream;
 
     public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
                            Duration flushInterval, int sketchCapacity) {
@@ -61,6 +62,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void init(ProcessorContext<String, Routed> context) {
         this.context = context;
+        this.upstream = source.id() + "-" + context.taskId().partition();
         this.parsed = metrics.parsedCounter(source.id());
         if (pendingStore != null) {
             pending = context.getStateStore(pendingStore);
@@ -154,7 +156,6 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     }
 
     private void send(Destination destination, String key, SpecificRecord r, long eventTime) {
-        String upstream = source.id() + "-" + context.taskId().partition();
         context.forward(new Record<>(key, Routed.to(destination, Envelope.of(r, upstream)), eventTime));
     }
 

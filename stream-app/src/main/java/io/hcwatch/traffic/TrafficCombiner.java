@@ -22,9 +22,13 @@ import org.apache.avro.specific.SpecificRecord;
 public final class TrafficCombiner {
 
     private final int clientCapacity;
-    private final Map<String, TargetTraffic> targetGroups = new HashMap<>();
-    private final Map<String, HaproxyTraffic> frontends = new HashMap<>();
-    private final Map<String, ClientAccumulator> clients = new HashMap<>();
+    private final Map<Bucket, TargetTraffic> targetGroups = new HashMap<>();
+    private final Map<Bucket, HaproxyTraffic> frontends = new HashMap<>();
+    private final Map<Bucket, ClientAccumulator> clients = new HashMap<>();
+
+    /** A summary's identity: up to three names and its second (a record, not a joined string: this runs per line). */
+    private record Bucket(String a, String b, String c, long second) {
+    }
 
     public TrafficCombiner(int clientCapacity) {
         this.clientCapacity = clientCapacity;
@@ -36,7 +40,7 @@ public final class TrafficCombiner {
         // succeeded = the load balancer did not answer with a server error; 4xx are the client's business
         boolean succeeded = elb != null && elb < 500;
         if (r.getTargetGroup() != null) {
-            TargetTraffic t = targetGroups.computeIfAbsent(r.getTargetGroup() + '\n' + second, k -> new TargetTraffic(
+            TargetTraffic t = targetGroups.computeIfAbsent(new Bucket(r.getTargetGroup(), null, null, second), k -> new TargetTraffic(
                     r.getTargetGroup(), r.getElb(), second, 0L, 0L, 0L, 0L, new HashMap<>()));
             t.setRequests(t.getRequests() + 1);
             if (succeeded) {
@@ -60,7 +64,7 @@ public final class TrafficCombiner {
                 }
             }
         }
-        clients.computeIfAbsent("alb\n" + r.getElb() + '\n' + second,
+        clients.computeIfAbsent(new Bucket("alb", r.getElb(), null, second),
                         k -> new ClientAccumulator("alb", r.getElb(), null, second, clientCapacity))
                 .add(ClientKeys.client(r.getClientIp()), ClientKeys.request(r.getRequestMethod(), r.getRequestUrl()), false);
     }
@@ -68,7 +72,7 @@ public final class TrafficCombiner {
     public void addHaproxy(HaproxyRequest r) {
         long second = Math.floorDiv(r.getTs().toEpochMilli(), 1000) * 1000;
         String host = r.getHost() == null ? "unknown" : r.getHost();
-        HaproxyTraffic f = frontends.computeIfAbsent(host + '\n' + r.getFrontend() + '\n' + second, k -> new HaproxyTraffic(
+        HaproxyTraffic f = frontends.computeIfAbsent(new Bucket(host, r.getFrontend(), null, second), k -> new HaproxyTraffic(
                 host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>(), 0L));
         f.setRequests(f.getRequests() + 1);
         if (r.getFeconn() != null) {
@@ -103,7 +107,7 @@ public final class TrafficCombiner {
         if (r.getBackend() != null && !f.getBackends().contains(r.getBackend()) && f.getBackends().size() < 16) {
             f.getBackends().add(r.getBackend());
         }
-        clients.computeIfAbsent("haproxy\n" + r.getFrontend() + '\n' + host + '\n' + second,
+        clients.computeIfAbsent(new Bucket("haproxy", r.getFrontend(), host, second),
                         k -> new ClientAccumulator("haproxy", r.getFrontend(), host, second, clientCapacity))
                 .add(ClientKeys.client(r.getClientIp()),
                         r.getHttpMethod() == null && r.getHttpUri() == null ? null : ClientKeys.request(r.getHttpMethod(), r.getHttpUri()),
@@ -157,13 +161,12 @@ public final class TrafficCombiner {
     public void restore(List<SpecificRecord> pending) {
         for (SpecificRecord r : pending) {
             if (r instanceof TargetTraffic t) {
-                targetGroups.put(t.getTargetGroup() + '\n' + t.getBucketStart(), t);
+                targetGroups.put(new Bucket(t.getTargetGroup(), null, null, t.getBucketStart()), t);
             } else if (r instanceof HaproxyTraffic f) {
-                frontends.put(f.getHost() + '\n' + f.getFrontend() + '\n' + f.getBucketStart(), f);
+                frontends.put(new Bucket(f.getHost(), f.getFrontend(), null, f.getBucketStart()), f);
             } else if (r instanceof ClientTraffic c) {
                 ClientAccumulator a = ClientAccumulator.from(c, clientCapacity);
-                clients.put(c.getPlatform() + '\n' + c.getScope() + '\n' + (c.getHost() == null ? "" : c.getHost() + '\n')
-                        + c.getBucketStart(), a);
+                clients.put(new Bucket(c.getPlatform(), c.getScope(), c.getHost(), c.getBucketStart()), a);
             }
         }
     }
