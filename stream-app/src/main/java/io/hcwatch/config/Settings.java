@@ -23,6 +23,8 @@ public final class Settings {
     public static final List<Setting> CATALOG = List.of(
             new Setting("window.grace", DURATION, "30s",
                     "Out-of-order records up to this late (event time) count in full; later ones are counted as late."),
+            new Setting("window.max-upstream-lag", DURATION, "5m",
+                    "Evaluation steps wait for input partitions behind the newest by up to this much (event time)."),
             new Setting("eval.step", DURATION, "10s", "Evaluation step; an alert resolves after alert.clear-steps clear steps."),
             new Setting("alert.clear-steps", INT, "2", "Consecutive clear evaluation steps before an alert resolves."),
             new Setting("alert.renotify", DURATION, "15m", "Re-send a firing alert after this long without a change."),

@@ -53,6 +53,11 @@ final class FleetAdapter implements MonitorAdapter<FleetState> {
     }
 
     @Override
+    public List<Notification> onStreamTime(FleetState state, long now) {
+        return monitor.onStreamTime(state, now);
+    }
+
+    @Override
     public long clock(FleetState state) {
         return state.clock;
     }

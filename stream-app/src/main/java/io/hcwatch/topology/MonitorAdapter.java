@@ -15,7 +15,13 @@ public interface MonitorAdapter<S> {
 
     List<Notification> apply(S state, Envelope envelope);
 
+    /** No input at all for a while: time passes for every key (the wall clock extrapolates it). */
     List<Notification> onTime(S state, long now);
+
+    /** Stream time moved on through other keys' records; by default the same as {@link #onTime}. */
+    default List<Notification> onStreamTime(S state, long now) {
+        return onTime(state, now);
+    }
 
     long clock(S state);
 

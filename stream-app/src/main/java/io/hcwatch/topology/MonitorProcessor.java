@@ -74,7 +74,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     /** Stream time moved on: every key steps to it, so quiet keys resolve and age out too. */
     private void tick(long streamTime) {
         noteStreamTime(streamTime);
-        advanceAll(streamTime);
+        advanceAll(streamTime, false);
     }
 
     /** No record for a whole step of wall time: extrapolate event time from the wall clock. */
@@ -82,7 +82,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         if (lastStreamTime == Long.MIN_VALUE || wallNow - wallAtLastStreamTime < step.toMillis()) {
             return;
         }
-        advanceAll(lastStreamTime + (wallNow - wallAtLastStreamTime));
+        advanceAll(lastStreamTime + (wallNow - wallAtLastStreamTime), true);
     }
 
     private void noteStreamTime(long streamTime) {
@@ -92,10 +92,10 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         }
     }
 
-    private void advanceAll(long now) {
+    private void advanceAll(long now, boolean silence) {
         store.forEach((key, state) -> {
             if (now > adapter.clock(state)) {
-                emit(adapter.onTime(state, now));
+                emit(silence ? adapter.onTime(state, now) : adapter.onStreamTime(state, now));
                 store.markChanged(key);
                 adapter.changed(key, state);
             }

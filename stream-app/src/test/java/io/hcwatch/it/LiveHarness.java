@@ -117,6 +117,22 @@ final class LiveHarness implements AutoCloseable {
                 Map.of("schema.registry.url", registry.url())).deserializer());
     }
 
+    /** Committed offset / end offset of every partition {@code group} has committed: for failure messages. */
+    String progress(String group) {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+            committed.keySet().forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            var ends = admin.listOffsets(latest).all().get();
+            Map<String, String> out = new java.util.TreeMap<>();
+            committed.forEach((tp, o) -> out.put(tp.toString(), o.offset() + "/" + ends.get(tp).offset()));
+            return out.toString();
+        } catch (Exception e) {
+            return "(no progress: " + e + ")";
+        }
+    }
+
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(5));

@@ -68,7 +68,16 @@ class ReliabilityIT {
 
             try (StreamAppProcess second = StreamAppProcess.start(h.appConfig("second", guarantee(g)))) {
                 h.produce(fixture.healthy(T0 + 100_000, T0 + 200_000));
-                Awaitility.await().atMost(WAIT).until(() -> all(alerts.poll(), AlertStatus.resolved, FLEETS));
+                try {
+                    Awaitility.await().atMost(WAIT).until(() -> all(alerts.poll(), AlertStatus.resolved, FLEETS));
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    String log = second.log();
+                    throw new AssertionError("alerts so far: " + summarize(alerts.poll()) + "; in full: "
+                            + alerts.poll().stream().map(a -> a.getDedupKey() + " " + a.getStatus() + " " + a.getSeverity()
+                                    + " " + a.getSummary()).toList() + "; group progress: " + h.progress("hcwatch-it")
+                            + "; restarted app's log (tail): "
+                            + log.substring(Math.max(0, log.length() - 4000)), e);
+                }
                 List<Alert> seen = alerts.poll();
                 for (int f = 0; f < FLEETS; f++) {
                     String key = "correlated_failure/tg-" + f;

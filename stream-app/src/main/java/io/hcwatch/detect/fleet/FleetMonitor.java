@@ -25,6 +25,7 @@ public final class FleetMonitor {
     private final List<FleetDetector> detectors;
     private final long step;
     private final long grace;
+    private final long maxUpstreamLag;
 
     public FleetMonitor(Settings settings) {
         this.settings = settings;
@@ -41,6 +42,7 @@ public final class FleetMonitor {
                 new NoHealthyTargetsDetector(settings));
         this.step = settings.millis("eval.step");
         this.grace = settings.millis("window.grace");
+        this.maxUpstreamLag = settings.millis("window.max-upstream-lag");
     }
 
     public FleetState newState(String targetGroup) {
@@ -58,7 +60,9 @@ public final class FleetMonitor {
 
     /** @param upstream the input partition the check came through, or null when unknown */
     public List<Notification> onCheck(FleetState s, HealthCheckResult r, String upstream) {
-        List<Notification> out = advanceTo(s, r.getTs().toEpochMilli());
+        long ts = r.getTs().toEpochMilli();
+        s.noteUpstream(upstream, ts);
+        List<Notification> out = advanceTo(s, stepsUntil(s, ts));
         CheckSettings before = s.observeCheck(r, settings, upstream);
         if (before != null) {
             configRisk.onChange(s, before, s.clock);
@@ -68,7 +72,7 @@ public final class FleetMonitor {
     }
 
     public List<Notification> onConfig(FleetState s, LbConfig c) {
-        List<Notification> out = advanceTo(s, c.getTs().toEpochMilli());
+        List<Notification> out = advanceTo(s, stepsUntil(s, c.getTs().toEpochMilli()));
         CheckSettings before = s.observeConfig(c);
         if (before != null) {
             configRisk.onChange(s, before, s.clock);
@@ -78,14 +82,14 @@ public final class FleetMonitor {
     }
 
     public List<Notification> onBackendEvent(FleetState s, BackendEvent e) {
-        List<Notification> out = advanceTo(s, e.getTs().toEpochMilli());
+        List<Notification> out = advanceTo(s, stepsUntil(s, e.getTs().toEpochMilli()));
         s.observeBackendEvent(e);
         out.addAll(evaluate(s));
         return out;
     }
 
     public List<Notification> onTraffic(FleetState s, TargetTraffic t) {
-        List<Notification> out = advanceTo(s, t.getBucketStart());
+        List<Notification> out = advanceTo(s, stepsUntil(s, t.getBucketStart()));
         s.observeTraffic(t);
         out.addAll(evaluate(s));
         return out;
@@ -101,6 +105,20 @@ public final class FleetMonitor {
         return out;
     }
 
+    /**
+     * Stream time moved on through other target groups' records, so input is flowing: time passes
+     * for this one too, but its steps still wait for its own partitions that lag (see stepClock).
+     */
+    public List<Notification> onStreamTime(FleetState s, long now) {
+        if (s.clock == 0 || now <= s.clock) {
+            return List.of();
+        }
+        long until = s.stepClock(now, maxUpstreamLag);
+        List<Notification> out = advanceTo(s, until);
+        s.clock = Math.max(s.clock, until);
+        return out;
+    }
+
     private List<Notification> evaluate(FleetState s) {
         return s.alerts.observe(findings(s, s.clock), s.clock, settings.millis("alert.renotify"));
     }
@@ -112,6 +130,11 @@ public final class FleetMonitor {
             all.addAll(d.evaluate(s, now));
         }
         return all;
+    }
+
+    /** A record at {@code ts} lets steps run up to it, but not past a health-check partition that lags. */
+    private long stepsUntil(FleetState s, long ts) {
+        return Math.min(ts, s.stepClock(Math.max(s.clock, ts), maxUpstreamLag));
     }
 
     /** Runs the evaluation steps that fall in (lastStep, until]. */

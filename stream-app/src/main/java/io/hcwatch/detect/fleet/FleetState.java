@@ -95,9 +95,7 @@ public final class FleetState {
     public CheckSettings observeCheck(HealthCheckResult r, Settings settings, String upstream) {
         long ts = r.getTs().toEpochMilli();
         touch(ts);
-        if (upstream != null) {
-            upstreamClocks.merge(upstream, ts, Math::max);
-        }
+        noteUpstream(upstream, ts);
         if (lb == null && r.getLb() != null) {
             lb = r.getLb();
         }
@@ -336,6 +334,13 @@ public final class FleetState {
         return removed;
     }
 
+    /** A record came through {@code upstream} (an input partition; null when unknown) at {@code ts}. */
+    public void noteUpstream(String upstream, long ts) {
+        if (upstream != null) {
+            upstreamClocks.merge(upstream, ts, Math::max);
+        }
+    }
+
     // ---- views used by detectors --------------------------------------------------------------
 
     /**
@@ -343,6 +348,22 @@ public final class FleetState {
      * {@code now}. A target seen through a partition that lags is judged as of that partition's
      * time, so a backlog on one partition does not make its failures look old.
      */
+    /**
+     * How far evaluation steps may run: the slowest input partition's time, among the partitions
+     * within {@code maxLag} of {@code newest}. Steps that run while a partition lags would judge
+     * its targets on old news, and after a restart's catch-up burst no later record would run the
+     * steps again; a partition further behind than {@code maxLag} is presumed gone and not waited for.
+     */
+    public long stepClock(long newest, long maxLag) {
+        long slowest = newest;
+        for (long c : upstreamClocks.values()) {
+            if (c >= newest - maxLag) {
+                slowest = Math.min(slowest, c);
+            }
+        }
+        return slowest;
+    }
+
     public long targetNow(TargetRecord t, long now) {
         Long upstreamNow = t.upstream == null ? null : upstreamClocks.get(t.upstream);
         return upstreamNow == null ? now : Math.min(now, upstreamNow);
