@@ -70,9 +70,7 @@ public final class StreamApp implements AutoCloseable {
         // before every record (a third of the thread's time in the live benchmark). Order across
         // topics is not needed: detectors take each upstream's own clock and a grace period
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-        // parsing is the bulk of the work and spreads over tasks: one stream thread per core (up to 4)
-        // instead of Kafka's single thread, which left a 2-core machine's second core idle (see README)
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, defaultStreamThreads());
+
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
@@ -86,10 +84,6 @@ public final class StreamApp implements AutoCloseable {
         }
         p.putAll(config.streamsOverrides());
         return p;
-    }
-
-    static int defaultStreamThreads() {
-        return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
     }
 
     public Topology topology() {

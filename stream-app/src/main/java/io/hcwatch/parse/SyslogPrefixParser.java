@@ -186,13 +186,23 @@ final class SyslogPrefixParser {
                 return false;
             }
         }
-        if (end >= n || !AsciiNumbers.isDigit(s.charAt(end + 1 < n ? end + 1 : end))) {
+        // only a real facility name followed by a date: a host like "web.1" before a tag like "0:" is a host
+        if (!FACILITIES.contains(s.substring(p, dot)) || end + 5 >= n || s.charAt(end + 5) != '-') {
             return false;
+        }
+        for (int i = end + 1; i < end + 5; i++) {
+            if (!AsciiNumbers.isDigit(s.charAt(i))) {
+                return false;
+            }
         }
         p = end;
         skipBlanks();
         return true;
     }
+
+    private static final java.util.Set<String> FACILITIES = java.util.Set.of("kern", "user", "mail", "daemon", "auth",
+            "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp", "ntp", "security", "console", "local0", "local1",
+            "local2", "local3", "local4", "local5", "local6", "local7");
 
     private void hostAndTag(boolean rfc5424) {
         int end = tokenEnd(p);
