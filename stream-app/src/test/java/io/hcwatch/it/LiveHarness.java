@@ -147,7 +147,7 @@ final class LiveHarness implements AutoCloseable {
 
         TopicReader(String bootstrap, String topic, org.apache.kafka.common.serialization.Deserializer<V> values) {
             consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap, "group.id", "reader-" + UUID.randomUUID(),
-                    "auto.offset.reset", "earliest", "isolation.level", "read_committed"),
+                    "auto.offset.reset", "earliest", "isolation.level", "read_committed", "max.poll.records", 5000),
                     Serdes.String().deserializer(), values);
             consumer.subscribe(List.of(topic));
         }

@@ -129,7 +129,8 @@ class ReliabilityIT {
              LiveHarness.TopicReader<DeadLetter> dead = h.deadLetters()) {
             Map<String, List<String>> withJunk = run(h, "junk", 1, "at_least_once", junky,
                     all -> all(all, AlertStatus.resolved, FLEETS));
-            Awaitility.await().atMost(WAIT).until(() -> dead.poll().size() >= junkLines);
+            // 100k dead letters take the reader a while on a loaded 2-core machine
+            Awaitility.await().atMost(WAIT.multipliedBy(2)).until(() -> dead.poll().size() >= junkLines);
             List<DeadLetter> letters = dead.poll();
             assertThat(letters).hasSize(junkLines);
             assertThat(letters.stream().map(DeadLetter::getSource).collect(Collectors.toSet()))
