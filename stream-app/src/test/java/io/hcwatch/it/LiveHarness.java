@@ -16,14 +16,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -119,13 +124,12 @@ final class LiveHarness implements AutoCloseable {
 
     /** Committed offset / end offset of every partition {@code group} has committed: for failure messages. */
     String progress(String group) {
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
-                Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
             var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
-            committed.keySet().forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
             var ends = admin.listOffsets(latest).all().get();
-            Map<String, String> out = new java.util.TreeMap<>();
+            Map<String, String> out = new TreeMap<>();
             committed.forEach((tp, o) -> out.put(tp.toString(), o.offset() + "/" + ends.get(tp).offset()));
             return out.toString();
         } catch (Exception e) {

@@ -95,14 +95,9 @@ public final class FleetMonitor {
         return out;
     }
 
-    /** Time passes without records for this target group (stream time or wall clock moved on). */
+    /** No input at all for a while (the wall clock moved on): time passes and every step runs. */
     public List<Notification> onTime(FleetState s, long now) {
-        if (s.clock == 0 || now <= s.clock) {
-            return List.of();
-        }
-        List<Notification> out = advanceTo(s, now);
-        s.clock = Math.max(s.clock, now);
-        return out;
+        return timePasses(s, now, now);
     }
 
     /**
@@ -110,10 +105,14 @@ public final class FleetMonitor {
      * for this one too, but its steps still wait for its own partitions that lag (see stepClock).
      */
     public List<Notification> onStreamTime(FleetState s, long now) {
+        return timePasses(s, now, s.stepClock(now, maxUpstreamLag));
+    }
+
+    /** Time reached {@code now} with no record for this target group; steps run up to {@code until}. */
+    private List<Notification> timePasses(FleetState s, long now, long until) {
         if (s.clock == 0 || now <= s.clock) {
             return List.of();
         }
-        long until = s.stepClock(now, maxUpstreamLag);
         List<Notification> out = advanceTo(s, until);
         s.clock = Math.max(s.clock, until);
         return out;

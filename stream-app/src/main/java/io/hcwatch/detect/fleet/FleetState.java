@@ -92,10 +92,10 @@ public final class FleetState {
         return observeCheck(r, settings, null);
     }
 
+    /** @param upstream the check's input partition; its clock is noted by the caller first (see FleetMonitor.onCheck) */
     public CheckSettings observeCheck(HealthCheckResult r, Settings settings, String upstream) {
         long ts = r.getTs().toEpochMilli();
         touch(ts);
-        noteUpstream(upstream, ts);
         if (lb == null && r.getLb() != null) {
             lb = r.getLb();
         }

@@ -3,14 +3,12 @@ package io.hcwatch.detect.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.alert.Notification;
-import io.hcwatch.avro.v1.CheckConfig;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
 import io.hcwatch.topology.state.JsonStateCodec;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RestartReplayTest {
 
-    private static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
+    private static final long T0 = Checks.T0;
     private static final int TARGETS = 12;
     private final Settings settings = Settings.defaults();
     private final FleetMonitor monitor = new FleetMonitor(settings);
@@ -90,23 +88,12 @@ class RestartReplayTest {
         for (long t = from; t < to; t += 5_000) {
             for (int i = 0; i < TARGETS; i++) {
                 boolean fails = failing && i % 2 == 0;
-                out.add(HealthCheckResult.newBuilder()
-                        .setTs(Instant.ofEpochMilli(t + i * 13L))
-                        .setSource("alb")
-                        .setLb("app/prod-web/50dc6c495c0c9188")
-                        .setTargetGroup("tg-0")
-                        .setTarget("i-0-" + i)
-                        .setTargetIp("10.0.0." + (10 + i))
-                        .setPort(8080)
-                        .setAz("us-east-1" + "abc".charAt(i % 3))
-                        .setOutcome(fails ? CheckOutcome.timeout : CheckOutcome.pass)
-                        .setLatencyMs(fails ? 2001 : 120 + i)
-                        .setStatusCode(fails ? null : 200)
-                        .setState(fails ? TargetState.unhealthy : TargetState.healthy)
-                        .setReason(fails ? "Target.Timeout" : null)
-                        .setCheck(CheckConfig.newBuilder().setPath("/health").setIntervalMs(5000).setTimeoutMs(2000)
-                                .setHealthyThreshold(3).setUnhealthyThreshold(2).build())
-                        .build());
+                HealthCheckResult.Builder b = fails
+                        ? Checks.check("tg-0", "i-0-" + i, Checks.zone(i, 3), t + i * 13L, CheckOutcome.timeout, 2001)
+                                .setState(TargetState.unhealthy)
+                        : Checks.check("tg-0", "i-0-" + i, Checks.zone(i, 3), t + i * 13L, CheckOutcome.pass, 120 + i)
+                                .setState(TargetState.healthy);
+                out.add(b.setCheck(Checks.checkConfig(2000, 5000)).build());
             }
         }
         return out;
