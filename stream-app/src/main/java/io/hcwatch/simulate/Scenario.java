@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public enum Scenario {
 
-    TIMEOUT_CUT("timeout-cut", List.of("timeout-cascade"),
+    TIMEOUT_CUT("timeout-cut", List.of("timeout-cascade"), DemoCut.of(3, 8, 15),
             "The health-check timeout of prod-web-tg is cut from 5s to 2s while /health answers in 2.1-2.8s (p99) under"
                     + " the afternoon load. Slow checks time out, targets drop out one by one, the survivors get their"
                     + " traffic and slow down further, and the Auto Scaling group's cold replacements time out before they"
@@ -26,16 +26,6 @@ public enum Scenario {
         public ScenarioParams defaults() {
             return base().withDuration(Duration.ofMinutes(15)).withOnset(Duration.ofMinutes(5))
                     .withAlbRequestsPerSecond(200).withUtilization(0.72).withHaproxyRequestsPerSecond(10);
-        }
-
-        @Override
-        public ScenarioParams demoParams() {
-            return shortened(defaults(), Duration.ofMinutes(3), Duration.ofMinutes(8));
-        }
-
-        @Override
-        public double demoSpeed() {
-            return 15;
         }
 
         @Override
@@ -75,7 +65,7 @@ public enum Scenario {
         }
     },
 
-    SHARED_DEPENDENCY("shared-dependency", List.of(),
+    SHARED_DEPENDENCY("shared-dependency", List.of(), DemoCut.of(2, 4, 12),
             "prod-web-tg's /health queries the shared database. A security-group change cuts the database off: every"
                     + " target fails its next check with a fast 503, in every zone at once, while the requests that do not"
                     + " touch the database (most of them) keep succeeding. The Auto Scaling group starts replacing the"
@@ -85,16 +75,6 @@ public enum Scenario {
         @Override
         public ScenarioParams defaults() {
             return base().withDuration(Duration.ofMinutes(14)).withOnset(Duration.ofMinutes(4));
-        }
-
-        @Override
-        public ScenarioParams demoParams() {
-            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(4));
-        }
-
-        @Override
-        public double demoSpeed() {
-            return 12;
         }
 
         @Override
@@ -114,7 +94,7 @@ public enum Scenario {
         }
     },
 
-    PING_FLOOD("ping-flood", List.of(),
+    PING_FLOOD("ping-flood", List.of(), DemoCut.of(2, 2, 8),
             "A misconfigured dual-stack client floods one device's ping path on the hc-ping frontend of lb1 (its cached"
                     + " DNS answer): 300 req/s from one IPv4 address and more from addresses rotating through one IPv6 /64."
                     + " HAProxy's per-source rate rule tarpits the IPv4 side, holding a socket for 1s per request; the IPv6"
@@ -126,16 +106,6 @@ public enum Scenario {
         public ScenarioParams defaults() {
             return base().withDuration(Duration.ofMinutes(8)).withOnset(Duration.ofMinutes(3))
                     .withHaproxyRequestsPerSecond(60).withAlbRequestsPerSecond(30).withFloodRequestsPerSecond(300);
-        }
-
-        @Override
-        public ScenarioParams demoParams() {
-            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(2));
-        }
-
-        @Override
-        public double demoSpeed() {
-            return 8;
         }
 
         @Override
@@ -161,7 +131,7 @@ public enum Scenario {
         }
     },
 
-    ZONAL_GRAY_FAILURE("zonal-gray-failure", List.of(),
+    ZONAL_GRAY_FAILURE("zonal-gray-failure", List.of(), DemoCut.of(2, 4, 12),
             "us-east-1b grays out: packet loss makes checks of its targets time out or fail to connect and some of its"
                     + " requests fail. Its targets drop out one after another until none is healthy, while the other zones"
                     + " are fine. Cross-zone load balancing is on, so ALB judges the pool (12 of 18 healthy), keeps the"
@@ -171,16 +141,6 @@ public enum Scenario {
         @Override
         public ScenarioParams defaults() {
             return base().withDuration(Duration.ofMinutes(12)).withOnset(Duration.ofMinutes(4));
-        }
-
-        @Override
-        public ScenarioParams demoParams() {
-            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(4));
-        }
-
-        @Override
-        public double demoSpeed() {
-            return 12;
         }
 
         @Override
@@ -201,7 +161,7 @@ public enum Scenario {
         }
     },
 
-    FAIL_OPEN("fail-open", List.of(),
+    FAIL_OPEN("fail-open", List.of(), DemoCut.of(2, 10, 20),
             "prod-web-tg routes to unhealthy targets once fewer than 50% of them are healthy (unhealthy-state routing"
                     + " threshold 50%). A build with a leak reaches two thirds of the fleet; their /health starts failing"
                     + " one target after another until the pool falls below half, and ALB fails open: requests go to every"
@@ -211,16 +171,6 @@ public enum Scenario {
         @Override
         public ScenarioParams defaults() {
             return base().withDuration(Duration.ofMinutes(16)).withOnset(Duration.ofMinutes(4));
-        }
-
-        @Override
-        public ScenarioParams demoParams() {
-            return shortened(defaults(), Duration.ofMinutes(2), Duration.ofMinutes(10));
-        }
-
-        @Override
-        public double demoSpeed() {
-            return 20;
         }
 
         @Override
@@ -252,7 +202,7 @@ public enum Scenario {
         }
     },
 
-    BASELINE("baseline", List.of(),
+    BASELINE("baseline", List.of(), DemoCut.whole(900), // a day in about a minute and a half
             "24 hours of healthy traffic: a daily load curve, single targets failing a check or two or dropping out for a"
                     + " minute, occasional slow checks, HAProxy hosts losing a check to a network hiccup, two rolling"
                     + " deploys of prod-web-tg and a nightly rolling restart of the HAProxy web servers.",
@@ -263,17 +213,6 @@ public enum Scenario {
             return base().withStart(Instant.parse("2026-03-02T00:00:00Z")).withDuration(Duration.ofHours(24))
                     .withOnset(Duration.ZERO).withAlbRequestsPerSecond(4.5).withUtilization(0.3)
                     .withHaproxyRequestsPerSecond(2);
-        }
-
-        @Override
-        public ScenarioParams demoParams() {
-            return defaults();
-        }
-
-        @Override
-        public double demoSpeed() {
-            // a day in about a minute and a half
-            return 900;
         }
 
         @Override
@@ -306,14 +245,16 @@ public enum Scenario {
 
     private final String id;
     private final List<String> aliases;
+    private final DemoCut demo;
     private final String description;
     private final String realWorld;
     private final Map<String, Map<String, String>> alsoAllowed;
 
-    Scenario(String id, List<String> aliases, String description, String realWorld,
+    Scenario(String id, List<String> aliases, DemoCut demo, String description, String realWorld,
              Map<String, Map<String, String>> alsoAllowed) {
         this.id = id;
         this.aliases = aliases;
+        this.demo = demo;
         this.description = description;
         this.realWorld = realWorld;
         this.alsoAllowed = alsoAllowed;
@@ -344,10 +285,25 @@ public enum Scenario {
      * What {@code ./hcwatch demo} runs: the defaults with a shorter lead-in and only as much of the
      * aftermath as the story needs, so the demo ends within a couple of minutes.
      */
-    public abstract ScenarioParams demoParams();
+    public ScenarioParams demoParams() {
+        return demo.leadIn() == null ? defaults() : shortened(defaults(), demo.leadIn(), demo.afterOnset());
+    }
 
     /** Simulated seconds per second of the demo. */
-    public abstract double demoSpeed();
+    public double demoSpeed() {
+        return demo.speed();
+    }
+
+    /** How the demo cuts a scenario: minutes kept before and after the onset (null: all of it), and its speed. */
+    record DemoCut(Duration leadIn, Duration afterOnset, double speed) {
+        static DemoCut of(int minutesBefore, int minutesAfter, double speed) {
+            return new DemoCut(Duration.ofMinutes(minutesBefore), Duration.ofMinutes(minutesAfter), speed);
+        }
+
+        static DemoCut whole(double speed) {
+            return new DemoCut(null, null, speed);
+        }
+    }
 
     /** Alerts this scenario must raise (firing, severity warning or above). */
     public abstract List<ExpectedAlert> expectations(ScenarioParams params);
