@@ -3,6 +3,7 @@ package io.hcwatch.parse;
 import io.hcwatch.avro.v1.AlbRequest;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.function.Function;
 
 /**
  * Parses one ALB access-log line into an {@link AlbRequest}.
@@ -23,6 +24,18 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
 
     @Override
     public ParseResult<AlbRequest> parse(String line) {
+        return read(line, Fields::toRequest);
+    }
+
+    /**
+     * A parser of the same lines into what traffic summaries use: the same checks as
+     * {@link #parse(String)}, so a line is rejected by both or neither, for the same reason.
+     */
+    public LineParser<AlbTrafficLine> traffic() {
+        return line -> read(line, Fields::toTraffic);
+    }
+
+    private static <T> ParseResult<T> read(String line, Function<Fields, ParseResult<T>> build) {
         if (line == null || line.isBlank()) {
             return ParseResult.rejected(RejectReason.EMPTY, "line is empty");
         }
@@ -47,7 +60,9 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
             return Rejections.reject(RejectReason.FIELD_COUNT, "line", text,
                     "at least " + MIN_FIELDS + " space-separated fields, found " + count);
         }
-        return new Fields(text, bounds, Math.min(count, KNOWN_FIELDS)).toRequest(type, count);
+        Fields fields = new Fields(text, bounds, Math.min(count, KNOWN_FIELDS), type, count);
+        ParseResult<T> failure = fields.check();
+        return failure != null ? failure : build.apply(fields);
     }
 
     private static String stripLineEnd(String line) {
@@ -98,48 +113,76 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
         private final String line;
         private final int[] bounds;
         private final int count;
-        private ParseResult<AlbRequest> failure;
+        private final String type;
+        private final int fieldCount;
+        private ParseResult<?> failure;
+        private Instant time;
+        private HostPort client;
+        private HostPort target;
+        private Double requestTime;
+        private Double targetTime;
+        private Double responseTime;
+        private Integer elbStatus;
+        private Integer targetStatus;
+        private Long received;
+        private Long sent;
+        private Instant created;
+        private Integer matchedRulePriority;
 
-        Fields(String line, int[] bounds, int count) {
+        Fields(String line, int[] bounds, int count, String type, int fieldCount) {
             this.line = line;
             this.bounds = bounds;
             this.count = count;
+            this.type = type;
+            this.fieldCount = fieldCount;
         }
 
-        ParseResult<AlbRequest> toRequest(String type, int fieldCount) {
-            Instant time = timestamp(1);
-            String elb = text(2);
-            HostPort client = address(3);
-            HostPort target = address(4);
-            Double requestTime = seconds(5);
-            Double targetTime = seconds(6);
-            Double responseTime = seconds(7);
-            Integer elbStatus = integer(8, 0, 999);
-            Integer targetStatus = integer(9, 0, 999);
-            Long received = count(10);
-            Long sent = count(11);
-            String request = text(12);
-            String[] requestParts = splitRequest(12);
-            String targetGroupArn = text(16);
-            Instant created = timestamp(21);
-            if (failure != null) {
-                return failure;
-            }
-            if (time == null || elb == null) {
+        /** Converts every typed field; the first failure met, or null when the line is good. */
+        @SuppressWarnings("unchecked")
+        <T> ParseResult<T> check() {
+            time = timestamp(1);
+            client = address(3);
+            target = address(4);
+            requestTime = seconds(5);
+            targetTime = seconds(6);
+            responseTime = seconds(7);
+            elbStatus = integer(8, 0, 999);
+            targetStatus = integer(9, 0, 999);
+            received = count(10);
+            sent = count(11);
+            created = timestamp(21);
+            if (failure == null && (time == null || absent(2))) {
                 return Rejections.reject(RejectReason.BAD_FIELD, time == null ? "time (field 2)" : "elb (field 3)",
                         "-", "a value, the field is mandatory");
             }
-            AlbRequest record = new AlbRequest(type, time, elb,
+            if (failure == null) {
+                matchedRulePriority = integer(20, -1, 50_000);
+            }
+            return (ParseResult<T>) failure;
+        }
+
+        ParseResult<AlbRequest> toRequest() {
+            String targetGroupArn = text(16);
+            String[] requestParts = splitRequest(12);
+            return ParseResult.ok(new AlbRequest(type, time, text(2),
                     client == null ? null : client.host(), client == null ? null : client.port(),
                     target == null ? null : target.host(), target == null ? null : target.port(),
                     requestTime, targetTime, responseTime, elbStatus, targetStatus, received, sent,
-                    request, requestParts[0], requestParts[1], requestParts[2],
+                    text(12), requestParts[0], requestParts[1], requestParts[2],
                     text(13), text(14), text(15), targetGroupArn, TargetGroupNames.fromArn(targetGroupArn),
-                    text(17), text(18), text(19), integer(20, -1, 50_000),
+                    text(17), text(18), text(19), matchedRulePriority,
                     created == null ? null : created.truncatedTo(ChronoUnit.MICROS),
                     text(22), text(23), text(24), text(25), text(26), text(27), text(28), text(29),
-                    text(30), text(31), text(32), fieldCount);
-            return failure != null ? failure : ParseResult.ok(record);
+                    text(30), text(31), text(32), fieldCount));
+        }
+
+        ParseResult<AlbTrafficLine> toTraffic() {
+            String[] requestParts = splitRequest(12);
+            String targetGroup = absent(16) ? null : TargetGroupNames.fromArn(line, bounds[32], bounds[33]);
+            return ParseResult.ok(new AlbTrafficLine(time.toEpochMilli(), text(2), targetGroup,
+                    client == null ? null : client.host(), target == null ? null : target.host(),
+                    target == null ? -1 : target.port(), targetTime == null ? Double.NaN : targetTime,
+                    elbStatus == null ? -1 : elbStatus, requestParts[0], requestParts[1]));
         }
 
         private boolean absent(int i) {

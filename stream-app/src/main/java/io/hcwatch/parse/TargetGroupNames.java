@@ -13,16 +13,20 @@ final class TargetGroupNames {
      * the {@code targetgroup/NAME/id} suffix alone. Null when the text holds no {@code targetgroup/}.
      */
     static String fromArn(String arn) {
-        if (arn == null) {
-            return null;
-        }
-        int at = arn.indexOf(MARKER);
-        if (at < 0) {
+        return arn == null ? null : fromArn(arn, 0, arn.length());
+    }
+
+    /** The same, read from {@code s[from, to)} without copying the ARN out first. */
+    static String fromArn(String s, int from, int to) {
+        int at = s.indexOf(MARKER, from);
+        if (at < 0 || at + MARKER.length() > to) {
             return null;
         }
         int start = at + MARKER.length();
-        int end = arn.indexOf('/', start);
-        String name = end < 0 ? arn.substring(start) : arn.substring(start, end);
-        return name.isEmpty() ? null : name;
+        int end = s.indexOf('/', start);
+        if (end < 0 || end > to) {
+            end = to;
+        }
+        return end == start ? null : s.substring(start, end);
     }
 }

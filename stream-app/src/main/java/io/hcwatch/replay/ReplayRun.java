@@ -9,6 +9,7 @@ import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
+import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.topology.Decoder;
 import io.hcwatch.topology.Decoders;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
  * An offline backtest: reads files of every source, merges them into one event-time order
@@ -99,8 +99,10 @@ public final class ReplayRun {
     }
 
     /** Event time of a decoded record, or -1 when it carries none. */
-    static long eventTime(SpecificRecord r) {
-        if (r instanceof AlbRequest a) {
+    static long eventTime(Object r) {
+        if (r instanceof AlbTrafficLine a) {
+            return a.time();
+        } else if (r instanceof AlbRequest a) {
             return a.getTime().toEpochMilli();
         } else if (r instanceof HaproxyRequest h) {
             return h.getTs().toEpochMilli();
@@ -117,7 +119,7 @@ public final class ReplayRun {
     }
 
     /** The next line of one file with its decoded form. */
-    private record Head(FileCursor cursor, byte[] raw, ParseResult<? extends SpecificRecord> result, long eventTime,
+    private record Head(FileCursor cursor, byte[] raw, ParseResult<?> result, long eventTime,
                         long line, long order) {
     }
 
@@ -144,17 +146,17 @@ public final class ReplayRun {
                     return null;
                 }
                 summary.read(source);
-                ParseResult<? extends SpecificRecord> result;
+                ParseResult<?> result;
                 try {
                     result = decoder.decode(raw);
                 } catch (RuntimeException e) {
                     result = ParseResult.rejected("internal_error", "decoder failed: " + e);
                 }
                 long t = -1;
-                if (result instanceof ParseResult.Ok<? extends SpecificRecord> ok) {
+                if (result instanceof ParseResult.Ok<?> ok) {
                     summary.outcome(source, 1);
                     t = eventTime(ok.value());
-                } else if (result instanceof ParseResult.Rejected<? extends SpecificRecord>) {
+                } else if (result instanceof ParseResult.Rejected<?>) {
                     summary.outcome(source, 2);
                 } else {
                     summary.outcome(source, 3);
@@ -183,19 +185,19 @@ public final class ReplayRun {
     private static final class Remembering implements Decoder {
         private final Decoder inner;
         private byte[] raw;
-        private ParseResult<? extends SpecificRecord> result;
+        private ParseResult<?> result;
 
         Remembering(Decoder inner) {
             this.inner = inner;
         }
 
-        void remember(byte[] raw, ParseResult<? extends SpecificRecord> result) {
+        void remember(byte[] raw, ParseResult<?> result) {
             this.raw = raw;
             this.result = result;
         }
 
         @Override
-        public ParseResult<? extends SpecificRecord> decode(byte[] value) {
+        public ParseResult<?> decode(byte[] value) {
             if (value == raw) {
                 return result;
             }

@@ -28,7 +28,7 @@ public final class Decoders {
         HaproxyLogParser haproxy = new HaproxyLogParser(clock);
         HealthCheckResultJson healthJson = new HealthCheckResultJson();
         LbConfigJson configJson = new LbConfigJson();
-        d.put(Source.ALB, alb::parse);
+        d.put(Source.ALB, alb.traffic()::parse);
         d.put(Source.ALB_HEALTH, albHealth::parse);
         d.put(Source.HAPROXY, haproxy::parse);
         d.put(Source.HEALTH, new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig, healthJson::parse,

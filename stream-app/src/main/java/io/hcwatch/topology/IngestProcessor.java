@@ -3,7 +3,6 @@ package io.hcwatch.topology;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetTraffic;
-import io.hcwatch.avro.v1.AlbRequest;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.DeadLetter;
@@ -11,6 +10,7 @@ import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.metrics.PipelineMetrics;
+import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.topology.Routed.Destination;
 import io.hcwatch.topology.state.WriteBehindStore;
@@ -73,7 +73,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        ParseResult<? extends SpecificRecord> result;
+        ParseResult<?> result;
         try {
             result = record.value() == null
                     ? ParseResult.rejected("empty", "the record has no value (null)")
@@ -81,20 +81,20 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         } catch (RuntimeException e) {
             result = ParseResult.rejected("internal_error", "decoder failed: " + e);
         }
-        if (result instanceof ParseResult.Ok<? extends SpecificRecord> ok) {
+        if (result instanceof ParseResult.Ok<?> ok) {
             parsed.increment();
             route(ok.value());
-        } else if (result instanceof ParseResult.Rejected<? extends SpecificRecord> rejected) {
+        } else if (result instanceof ParseResult.Rejected<?> rejected) {
             metrics.rejected(source.id(), rejected.reason());
             context.forward(new Record<>(source.id(), Routed.dead(deadLetter(record, rejected)), record.timestamp()));
-        } else if (result instanceof ParseResult.Skipped<? extends SpecificRecord> skipped) {
+        } else if (result instanceof ParseResult.Skipped<?> skipped) {
             metrics.skipped(source.id(), skipped.kind());
         }
     }
 
-    private void route(SpecificRecord r) {
-        if (r instanceof AlbRequest a) {
-            combine(a.getTime().toEpochMilli()).addAlb(a);
+    private void route(Object r) {
+        if (r instanceof AlbTrafficLine a) {
+            combine(a.time()).addAlb(a);
             pending.markChanged(PENDING_KEY);
         } else if (r instanceof HaproxyRequest h) {
             combine(h.getTs().toEpochMilli()).addHaproxy(h);

@@ -4,8 +4,8 @@ import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetCount;
 import io.hcwatch.avro.internal.TargetTraffic;
-import io.hcwatch.avro.v1.AlbRequest;
 import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.parse.AlbTrafficLine;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -21,6 +21,8 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class TrafficCombiner {
 
+    private static final String[] TERMINATION_CODES = new String[128 * 128];
+
     private final int clientCapacity;
     private final Map<Bucket, TargetTraffic> targetGroups = new HashMap<>();
     private final Map<Bucket, HaproxyTraffic> frontends = new HashMap<>();
@@ -34,39 +36,39 @@ public final class TrafficCombiner {
         this.clientCapacity = clientCapacity;
     }
 
-    public void addAlb(AlbRequest r) {
-        long second = Math.floorDiv(r.getTime().toEpochMilli(), 1000) * 1000;
-        Integer elb = r.getElbStatusCode();
-        // succeeded = the load balancer did not answer with a server error; 4xx are the client's business
-        boolean succeeded = elb != null && elb < 500;
-        if (r.getTargetGroup() != null) {
-            TargetTraffic t = targetGroups.computeIfAbsent(new Bucket(r.getTargetGroup(), null, null, second), k -> new TargetTraffic(
-                    r.getTargetGroup(), r.getElb(), second, 0L, 0L, 0L, 0L, new HashMap<>()));
+    public void addAlb(AlbTrafficLine r) {
+        long second = Math.floorDiv(r.time(), 1000) * 1000;
+        int elb = r.elbStatusCode();
+        // succeeded = the load balancer answered and not with a server error; 4xx are the client's business
+        boolean succeeded = elb >= 0 && elb < 500;
+        if (r.targetGroup() != null) {
+            TargetTraffic t = targetGroups.computeIfAbsent(new Bucket(r.targetGroup(), null, null, second), k -> new TargetTraffic(
+                    r.targetGroup(), r.elb(), second, 0L, 0L, 0L, 0L, new HashMap<>()));
             t.setRequests(t.getRequests() + 1);
             if (succeeded) {
                 t.setSucceeded(t.getSucceeded() + 1);
             }
-            if (elb != null && elb >= 500) {
+            if (elb >= 500) {
                 t.setElb5xx(t.getElb5xx() + 1);
-                if (elb == 503 && r.getTargetIp() == null) {
+                if (elb == 503 && r.targetIp() == null) {
                     t.setNoTarget503(t.getNoTarget503() + 1);
                 }
             }
-            if (r.getTargetIp() != null && r.getTargetPort() != null) {
-                TargetCount c = t.getByTarget().computeIfAbsent(r.getTargetIp() + ":" + r.getTargetPort(),
+            if (r.targetIp() != null) {
+                TargetCount c = t.getByTarget().computeIfAbsent(r.targetIp() + ":" + r.targetPort(),
                         k -> new TargetCount(0L, 0L, 0.0));
                 c.setRequests(c.getRequests() + 1);
                 if (succeeded) {
                     c.setSucceeded(c.getSucceeded() + 1);
                 }
-                if (r.getTargetProcessingTime() != null) {
-                    c.setProcessingMs(c.getProcessingMs() + r.getTargetProcessingTime() * 1000);
+                if (!Double.isNaN(r.targetProcessingTime())) {
+                    c.setProcessingMs(c.getProcessingMs() + r.targetProcessingTime() * 1000);
                 }
             }
         }
-        clients.computeIfAbsent(new Bucket("alb", r.getElb(), null, second),
-                        k -> new ClientAccumulator("alb", r.getElb(), null, second, clientCapacity))
-                .add(ClientKeys.client(r.getClientIp()), ClientKeys.request(r.getRequestMethod(), r.getRequestUrl()), false);
+        clients.computeIfAbsent(new Bucket("alb", r.elb(), null, second),
+                        k -> new ClientAccumulator("alb", r.elb(), null, second, clientCapacity))
+                .add(ClientKeys.client(r.clientIp()), ClientKeys.request(r.requestMethod(), r.requestUrl()), false);
     }
 
     public void addHaproxy(HaproxyRequest r) {
@@ -90,7 +92,7 @@ public final class TrafficCombiner {
         String termination = r.getTerminationState();
         boolean tarpit = false;
         if (termination != null && termination.length() >= 2) {
-            String code = termination.substring(0, 2);
+            String code = terminationCode(termination);
             f.getTerminations().merge(code, 1L, Long::sum);
             boolean is503 = r.getStatusCode() != null && r.getStatusCode() == 503;
             if (code.equals("sQ") || code.equals("PR") || (code.equals("SC") && is503)) {
@@ -112,6 +114,25 @@ public final class TrafficCombiner {
                 .add(ClientKeys.client(r.getClientIp()),
                         r.getHttpMethod() == null && r.getHttpUri() == null ? null : ClientKeys.request(r.getHttpMethod(), r.getHttpUri()),
                         tarpit);
+    }
+
+    /**
+     * The first two characters of a termination state as one shared String per code: this runs for
+     * every HAProxy line, and a shared String also keeps its hash for the per-code counts. Filled
+     * lazily; a race only makes two equal Strings, and Strings are safely published.
+     */
+    private static String terminationCode(String state) {
+        char a = state.charAt(0);
+        char b = state.charAt(1);
+        if (a >= 128 || b >= 128) {
+            return state.substring(0, 2);
+        }
+        String code = TERMINATION_CODES[a << 7 | b];
+        if (code == null) {
+            code = state.substring(0, 2);
+            TERMINATION_CODES[a << 7 | b] = code;
+        }
+        return code;
     }
 
     public boolean isEmpty() {

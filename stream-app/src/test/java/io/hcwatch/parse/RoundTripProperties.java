@@ -26,6 +26,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -154,6 +155,40 @@ class RoundTripProperties {
     void albRequestsFormatAndParseBackEqual(@ForAll("albRequests") AlbRequest r) {
         String line = AlbLogFormat.format(r);
         assertThat(alb.parse(line)).as(line).isEqualTo(ParseResult.ok(r));
+    }
+
+    /**
+     * The live path reads ALB lines through the traffic view: it must reject exactly what the full
+     * parser rejects, with the same reason and message, and read the same values. Lines are
+     * damaged at a random place about half of the time so the rejections are exercised too.
+     */
+    @Property(tries = 2000)
+    void albTrafficViewAgreesWithTheFullParser(@ForAll("albRequests") AlbRequest r,
+            @ForAll @IntRange(min = 0, max = 1000) int at, @ForAll("damage") String damage) {
+        String line = AlbLogFormat.format(r);
+        if (!damage.isEmpty()) {
+            int from = at % (line.length() + 1);
+            line = line.substring(0, from) + damage.substring(1) + line.substring(Math.min(line.length(), from + (damage.charAt(0) - '0')));
+        }
+        ParseResult<AlbRequest> full = alb.parse(line);
+        ParseResult<AlbTrafficLine> traffic = alb.traffic().parse(line);
+        if (full instanceof ParseResult.Ok<AlbRequest> ok) {
+            AlbRequest a = ok.value();
+            assertThat(traffic).as(line).isEqualTo(ParseResult.ok(new AlbTrafficLine(a.getTime().toEpochMilli(), a.getElb(),
+                    a.getTargetGroup(), a.getClientIp(), a.getTargetIp(), a.getTargetPort() == null ? -1 : a.getTargetPort(),
+                    a.getTargetProcessingTime() == null ? Double.NaN : a.getTargetProcessingTime(),
+                    a.getElbStatusCode() == null ? -1 : a.getElbStatusCode(), a.getRequestMethod(), a.getRequestUrl())));
+        } else {
+            assertThat(traffic).as(line).isEqualTo(full);
+        }
+    }
+
+    /** Empty for an intact line; else a digit (how many characters to remove) and what to put in their place. */
+    @Provide
+    Arbitrary<String> damage() {
+        Arbitrary<String> replacement = Arbitraries.strings().withChars(" -\"x9:.[]/Z1").ofMaxLength(3);
+        return Arbitraries.oneOf(Arbitraries.just(""),
+                Combinators.combine(Arbitraries.integers().between(0, 9), replacement).as((n, s) -> n + s));
     }
 
     // ---- HAProxy traffic -----------------------------------------------------------------------
