@@ -3,21 +3,22 @@ package io.hcwatch.traffic;
 import io.hcwatch.avro.internal.HeavyHitter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Space-Saving heavy hitters (Metwally et al.): at most {@code capacity} counters whatever the
  * number of distinct keys. A key not counted is evicted into the smallest counter, whose count
  * becomes an overestimate bounded by {@link #floor()}; any key with a true count above the
  * floor is guaranteed to be present. Updates are O(log capacity) through a min-heap of counters
- * that know their own heap position, so moving one never touches the key index.
+ * that know their own heap position, so moving one never touches the key index. The index is an
+ * open-addressing table of the counters themselves: with many distinct keys nearly every update
+ * evicts, and a map would allocate and free an entry for each (this runs for every access-log line).
  */
 public final class SpaceSaving {
 
     private static final class Counter {
         String key;
+        int hash;
         long count;
         long error;
         int at;
@@ -25,7 +26,8 @@ public final class SpaceSaving {
 
     private final int capacity;
     private final Counter[] heap;
-    private final Map<String, Counter> byKey;
+    private final Counter[] index;
+    private final int mask;
     private int size;
     private long total;
 
@@ -35,7 +37,12 @@ public final class SpaceSaving {
         }
         this.capacity = capacity;
         this.heap = new Counter[capacity];
-        this.byKey = new HashMap<>(capacity * 2);
+        int slots = 4;
+        while (slots < 3L * capacity) {
+            slots <<= 1;
+        }
+        this.index = new Counter[slots];
+        this.mask = slots - 1;
     }
 
     public void add(String key, long increment) {
@@ -45,7 +52,8 @@ public final class SpaceSaving {
     /** Adds {@code increment} occurrences of {@code key}, of which up to {@code error} may belong to other keys. */
     public void add(String key, long increment, long error) {
         total += increment;
-        Counter c = byKey.get(key);
+        int hash = spread(key.hashCode());
+        Counter c = find(key, hash);
         if (c != null) {
             c.count += increment;
             c.error += error;
@@ -55,21 +63,23 @@ public final class SpaceSaving {
         if (size < capacity) {
             c = new Counter();
             c.key = key;
+            c.hash = hash;
             c.count = increment;
             c.error = error;
             c.at = size;
             heap[size++] = c;
-            byKey.put(key, c);
+            insert(c);
             siftUp(c.at);
             return;
         }
         c = heap[0];
-        byKey.remove(c.key);
+        remove(c);
         long min = c.count;
         c.key = key;
+        c.hash = hash;
         c.error = min + error;
         c.count = min + increment;
-        byKey.put(key, c);
+        insert(c);
         siftDown(0);
     }
 
@@ -124,6 +134,44 @@ public final class SpaceSaving {
             out.add(new HeavyHitter(heap[i].key, heap[i].count, heap[i].error));
         }
         return out;
+    }
+
+    private static int spread(int h) {
+        int x = h * 0x9E3779B9;
+        return x ^ (x >>> 16);
+    }
+
+    private Counter find(String key, int hash) {
+        for (int i = hash & mask; ; i = (i + 1) & mask) {
+            Counter c = index[i];
+            if (c == null || (c.hash == hash && c.key.equals(key))) {
+                return c;
+            }
+        }
+    }
+
+    private void insert(Counter c) {
+        int i = c.hash & mask;
+        while (index[i] != null) {
+            i = (i + 1) & mask;
+        }
+        index[i] = c;
+    }
+
+    /** Linear-probing removal by shifting later entries back, so no probe chain is left broken. */
+    private void remove(Counter c) {
+        int hole = c.hash & mask;
+        while (index[hole] != c) {
+            hole = (hole + 1) & mask;
+        }
+        for (int j = (hole + 1) & mask; index[j] != null; j = (j + 1) & mask) {
+            int home = index[j].hash & mask;
+            if (((j - home) & mask) >= ((j - hole) & mask)) {
+                index[hole] = index[j];
+                hole = j;
+            }
+        }
+        index[hole] = null;
     }
 
     private void siftUp(int i) {
