@@ -1,9 +1,6 @@
 package io.hcwatch.parse;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -11,18 +8,19 @@ import java.nio.charset.StandardCharsets;
 /** Strict UTF-8 decoding: {@code new String(bytes, UTF_8)} would silently substitute U+FFFD. */
 final class Utf8 {
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long HIGH_BITS = 0x8080808080808080L;
-
     private Utf8() {
     }
 
     /** @return the decoded text, or null when the bytes are not valid UTF-8 */
     static String decodeStrict(byte[] bytes) {
-        if (isAscii(bytes)) {
-            // nearly every log line is ASCII; skip the decoder machinery for them
-            return new String(bytes, StandardCharsets.ISO_8859_1);
-        }
+        // The JDK's own decoder has a vectorised path for ASCII, which nearly every log line is.
+        // It replaces what it cannot decode with U+FFFD, so only text holding U+FFFD (substituted
+        // or genuine, and a Latin-1 string cannot hold it) needs the strict decoder to tell.
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        return text.indexOf('\uFFFD') < 0 ? text : strict(bytes);
+    }
+
+    private static String strict(byte[] bytes) {
         try {
             return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -32,18 +30,5 @@ final class Utf8 {
         } catch (CharacterCodingException e) {
             return null;
         }
-    }
-
-    /** Eight bytes at a time: a log line is hundreds of bytes, and this runs for every one. */
-    static boolean isAscii(byte[] bytes) {
-        int i = 0;
-        long high = 0;
-        for (int end = bytes.length - 7; i < end; i += 8) {
-            high |= (long) LONGS.get(bytes, i);
-        }
-        for (; i < bytes.length; i++) {
-            high |= bytes[i];
-        }
-        return (high & HIGH_BITS) == 0;
     }
 }

@@ -2,31 +2,58 @@ package io.hcwatch.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 
-/** The word-at-a-time ASCII check agrees with a byte-by-byte one wherever the odd byte sits. */
+/** The fast decoding path agrees with a strict decoder on any bytes, including a genuine U+FFFD. */
 class Utf8Properties {
 
-    @Property
-    void asciiCheckFindsAHighByteAtAnyPosition(@ForAll @Size(max = 40) byte[] bytes) {
-        boolean expected = true;
-        for (byte b : bytes) {
-            expected &= b >= 0;
+    private static String strict(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
         }
-        assertThat(Utf8.isAscii(bytes)).isEqualTo(expected);
+    }
+
+    @Property(tries = 3000)
+    void agreesWithTheStrictDecoder(@ForAll("textish") byte[] bytes) {
+        assertThat(Utf8.decodeStrict(bytes)).isEqualTo(strict(bytes));
+    }
+
+    /** Mostly valid text (ASCII, accents, U+FFFD, emoji) with a damaged byte now and then. */
+    @Provide
+    Arbitrary<byte[]> textish() {
+        Arbitrary<String> text = Arbitraries.strings().withCharRange(' ', '~').withChars("éü✓\uFFFD😀").ofMaxLength(40);
+        return text.flatMap(s -> {
+            byte[] valid = s.getBytes(StandardCharsets.UTF_8);
+            if (valid.length == 0) {
+                return Arbitraries.just(valid);
+            }
+            return Arbitraries.oneOf(Arbitraries.just(valid), Arbitraries.integers().between(0, valid.length - 1)
+                    .flatMap(at -> Arbitraries.bytes().map(b -> {
+                        byte[] damaged = valid.clone();
+                        damaged[at] = b;
+                        return damaged;
+                    })));
+        });
     }
 
     @Property
-    void oneNonAsciiByteAnywhereInAnAsciiLine(@ForAll @IntRange(min = 1, max = 33) int length,
-                                              @ForAll @IntRange(min = 0, max = 32) int at) {
+    void oneNonAsciiByteAnywhereInAnAsciiLineIsRejected(@ForAll @IntRange(min = 1, max = 33) int length,
+                                                        @ForAll @IntRange(min = 0, max = 32) int at) {
         byte[] line = "x".repeat(length).getBytes(StandardCharsets.US_ASCII);
-        assertThat(Utf8.isAscii(line)).isTrue();
+        assertThat(Utf8.decodeStrict(line)).isEqualTo("x".repeat(length));
         line[at % length] = (byte) 0x80;
-        assertThat(Utf8.isAscii(line)).isFalse();
         assertThat(Utf8.decodeStrict(line)).isNull();
     }
 }
