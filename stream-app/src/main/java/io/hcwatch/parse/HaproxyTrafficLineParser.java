@@ -123,10 +123,10 @@ final class HaproxyTrafficLineParser {
         String requestCookie = null;
         String responseCookie = null;
         if (http) {
-            requestCookie = dashNull(word());
-            responseCookie = dashNull(word());
+            requestCookie = word(true);
+            responseCookie = word(true);
         }
-        String termination = word();
+        String termination = word(false);
         int[] conns = new int[5];
         boolean redispatched = slashList("actconn/feconn/beconn/srv_conn/retries", conns, 5);
         int[] queues = new int[2];
@@ -191,7 +191,8 @@ final class HaproxyTrafficLineParser {
         return i;
     }
 
-    private String word() {
+    /** The next space-separated word; with {@code dashIsNull}, HAProxy's "-" is null and costs no copy. */
+    private String word(boolean dashIsNull) {
         int start = nextToken();
         int end = tokenEnd(start);
         p = end;
@@ -199,11 +200,7 @@ final class HaproxyTrafficLineParser {
             fail(RejectReason.FIELD_COUNT, "field at offset " + start, "", "more fields");
             return null;
         }
-        return s.substring(start, end);
-    }
-
-    private static String dashNull(String v) {
-        return v == null || v.equals("-") ? null : v;
+        return dashIsNull && end - start == 1 && s.charAt(start) == '-' ? null : s.substring(start, end);
     }
 
     private void fail(String reason, String field, String held, String expected) {

@@ -86,19 +86,33 @@ public final class ClientKeys {
         if (url == null) {
             return method;
         }
-        String path = url;
-        int scheme = path.indexOf("://");
-        if (scheme >= 0) {
-            int slash = path.indexOf('/', scheme + 3);
-            path = slash < 0 ? "/" : path.substring(slash);
+        int from = 0;
+        int scheme = url.indexOf("://");
+        if (scheme > 0 && isScheme(url, scheme)) {
+            int slash = url.indexOf('/', scheme + 3);
+            if (slash < 0) {
+                return method == null ? "/" : method + " /";
+            }
+            from = slash;
         }
-        int query = path.indexOf('?');
-        if (query >= 0) {
-            path = path.substring(0, query);
+        int query = url.indexOf('?', from);
+        int to = Math.min(query < 0 ? url.length() : query, from + 200);
+        if (method == null) {
+            return url.substring(from, to);
         }
-        if (path.length() > 200) {
-            path = path.substring(0, 200);
+        // one copy of the path, not three: this runs for every access-log line
+        return new StringBuilder(method.length() + 1 + to - from).append(method).append(' ').append(url, from, to).toString();
+    }
+
+    /** Whether {@code url[0, end)} is a URI scheme, so "://" inside a query string is not taken for one. */
+    private static boolean isScheme(String url, int end) {
+        for (int i = 0; i < end; i++) {
+            char c = url.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'));
+            if (!ok) {
+                return false;
+            }
         }
-        return method == null ? path : method + " " + path;
+        return true;
     }
 }

@@ -26,7 +26,10 @@ class ClientKeysTest {
     @CsvSource({
             "GET, https://api.example.com:443/v1/devices/6f1c2d9e-1b2a-4c3d-9e8f-0a1b2c3d4e5f/ping?x=1, GET /v1/devices/6f1c2d9e-1b2a-4c3d-9e8f-0a1b2c3d4e5f/ping",
             "POST, /login, POST /login",
-            "GET, http://example.com, GET /"})
+            "GET, http://example.com, GET /",
+            ", http://example.com/a?b, /a",
+            "GET, /go?to=http://other.example/x, GET /go",
+            "GET, /search?q=a, GET /search"})
     void requestKeyIsMethodAndPathWithoutQuery(String method, String url, String key) {
         assertThat(ClientKeys.request(method, url)).isEqualTo(key);
     }
