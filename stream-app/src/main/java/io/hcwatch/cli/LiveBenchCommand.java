@@ -12,9 +12,13 @@ import picocli.CommandLine.Option;
         description = "Throughput of hcwatch vs a Kafka Streams pass-through of the same records, and alert latency, on an in-process broker.")
 final class LiveBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--records", defaultValue = "14000000",
-            description = "Input records (default ${DEFAULT-VALUE}: each app runs for a minute or more here)")
+    @Option(names = "--records", defaultValue = "20000000",
+            description = "Input records (default ${DEFAULT-VALUE}: hcwatch runs for a minute or more here)")
     long records;
+
+    @Option(names = "--rounds", defaultValue = "2",
+            description = "Rounds of both apps over the whole input, in alternating order (default ${DEFAULT-VALUE})")
+    int rounds;
 
     @Option(names = "--partitions", defaultValue = "2", description = "Partitions per input topic (default ${DEFAULT-VALUE})")
     int partitions;
@@ -29,7 +33,10 @@ final class LiveBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LiveBench.run(records, partitions, latencySamples, streamsConfig, System.out);
+        if (records < 1 || rounds < 1 || partitions < 1) {
+            throw new UsageException("--records, --rounds and --partitions must be at least 1");
+        }
+        LiveBench.run(records, partitions, rounds, latencySamples, streamsConfig, System.out);
         return 0;
     }
 }

@@ -13,6 +13,8 @@ import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -58,8 +60,12 @@ public final class LiveBench {
     private LiveBench() {
     }
 
-    public static void run(long records, int partitions, int latencySamples, Map<String, String> streamsConfig, PrintStream out)
-            throws Exception {
+    /**
+     * @param rounds each round runs both apps over the whole backlog, in turn (pass-through first in
+     *               odd rounds, hcwatch first in even ones, so drift on a shared machine hits both)
+     */
+    public static void run(long records, int partitions, int rounds, int latencySamples, Map<String, String> streamsConfig,
+            PrintStream out) throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.segment.bytes", "268435456"));
              SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start()) {
             List<String> inputs = new ArrayList<>(TOPICS.inputs().values());
@@ -71,15 +77,37 @@ public final class LiveBench {
             produce(broker, records);
             out.printf("  produced in %.1fs%n", (System.nanoTime() - produceStart) / 1e9);
 
-            StreamAppConfig config = config(broker, registry, "hcwatch-bench", streamsConfig);
-            double passThrough = measure(broker, "pass-through", records, () -> passThrough(broker, config), out);
-            double hcwatch = measure(broker, "hcwatch-bench", records, () -> {
-                StreamApp app = new StreamApp(config);
-                app.start();
-                return app::close;
-            }, out);
-            out.printf("throughput: hcwatch %,.0f records/s; pass-through %,.0f records/s (same run); ratio %.2f%n",
-                    hcwatch, passThrough, hcwatch / passThrough);
+            List<Rate> hcwatch = new ArrayList<>();
+            List<Rate> passThrough = new ArrayList<>();
+            for (int round = 1; round <= rounds; round++) {
+                StreamAppConfig config = config(broker, registry, "hcwatch-bench-" + round, streamsConfig);
+                String passThroughId = "pass-through-" + round;
+                Measurement passThroughRun = () -> passThrough.add(measure(broker, passThroughId, records,
+                        () -> passThrough(broker, config, passThroughId), out));
+                Measurement hcwatchRun = () -> hcwatch.add(measure(broker, config.applicationId(), records, () -> {
+                    StreamApp app = new StreamApp(config);
+                    app.start();
+                    return app::close;
+                }, out));
+                if (round % 2 == 1) {
+                    passThroughRun.run();
+                    hcwatchRun.run();
+                } else {
+                    hcwatchRun.run();
+                    passThroughRun.run();
+                }
+                Rate h = hcwatch.get(round - 1);
+                Rate p = passThrough.get(round - 1);
+                out.printf("round %d: hcwatch %,.0f records/s; pass-through %,.0f records/s; ratio %.2f%n",
+                        round, h.perSecond(), p.perSecond(), h.perSecond() / p.perSecond());
+            }
+            double h = median(hcwatch.stream().map(Rate::perSecond).toList());
+            double p = median(passThrough.stream().map(Rate::perSecond).toList());
+            out.printf("throughput (median of %d rounds): hcwatch %,.0f records/s; pass-through %,.0f records/s; ratio %.2f%n",
+                    rounds, h, p, h / p);
+            out.printf("CPU per record (median; whole JVM, broker included): hcwatch %.2f us; pass-through %.2f us%n",
+                    median(hcwatch.stream().map(Rate::cpuMicrosPerRecord).toList()),
+                    median(passThrough.stream().map(Rate::cpuMicrosPerRecord).toList()));
 
             latency(broker, registry, latencySamples, streamsConfig, out);
         }
@@ -114,10 +142,11 @@ public final class LiveBench {
     }
 
     /** A Kafka Streams pass-through of the same input with hcwatch's client settings. */
-    private static AutoCloseable passThrough(EmbeddedKafkaBroker broker, StreamAppConfig hcwatch) throws Exception {
+    private static AutoCloseable passThrough(EmbeddedKafkaBroker broker, StreamAppConfig hcwatch, String applicationId)
+            throws Exception {
         Properties props = StreamApp.streamsProperties(hcwatch);
-        props.put("application.id", "pass-through");
-        props.put("client.id", "pass-through");
+        props.put("application.id", applicationId);
+        props.put("client.id", applicationId);
         props.put("state.dir", Files.createTempDirectory("pass-through-state").toString());
         StreamsBuilder b = new StreamsBuilder();
         for (Source s : RAW) {
@@ -131,8 +160,11 @@ public final class LiveBench {
                 .withTimeout(Duration.ofSeconds(30)));
     }
 
-    /** Starts an app and times it from its first committed progress until it has committed every input record. */
-    private static double measure(EmbeddedKafkaBroker broker, String group, long records, Starter starter, PrintStream out)
+    /**
+     * Starts an app and times it from its first committed progress until it has committed every
+     * input record; also the CPU the whole JVM and the app's stream threads spent meanwhile.
+     */
+    private static Rate measure(EmbeddedKafkaBroker broker, String group, long records, Starter starter, PrintStream out)
             throws Exception {
         try (Admin admin = broker.admin()) {
             Map<TopicPartition, Long> ends = endOffsets(admin);
@@ -140,6 +172,8 @@ public final class LiveBench {
             try (AutoCloseable app = starter.start()) {
                 long first = 0;
                 long firstCommitted = 0;
+                long cpuAtFirst = 0;
+                long threadCpuAtFirst = 0;
                 long committed = 0;
                 long lastProgress = System.nanoTime();
                 long total = ends.values().stream().mapToLong(Long::longValue).sum();
@@ -153,6 +187,8 @@ public final class LiveBench {
                     if (first == 0 && committed > 0) {
                         first = System.nanoTime();
                         firstCommitted = committed;
+                        cpuAtFirst = processCpuNanos();
+                        threadCpuAtFirst = streamThreadCpuNanos(group);
                     }
                     if (System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(60)) {
                         throw new IllegalStateException(group + " stopped at " + committed + " of " + total
@@ -161,12 +197,42 @@ public final class LiveBench {
                     }
                 }
                 double seconds = (System.nanoTime() - first) / 1e9;
-                double rate = (total - firstCommitted) / seconds;
-                out.printf("  %-14s %,d records in %.1fs after start-up: %,.0f records/s%s%n", group, total - firstCommitted,
-                        seconds, rate, seconds < 60 ? " (short of a sustained minute: add --records)" : "");
+                long counted = total - firstCommitted;
+                if (counted == 0) {
+                    throw new IllegalStateException(group + " consumed all " + total + " records within its first commit"
+                            + " interval, which leaves nothing to time: add --records");
+                }
+                Rate rate = new Rate(counted / seconds, (processCpuNanos() - cpuAtFirst) / 1e3 / counted);
+                double threadBusy = (streamThreadCpuNanos(group) - threadCpuAtFirst) / 1e9 / seconds;
+                out.printf("  %-16s %,d records in %.1fs after start-up: %,.0f records/s, %.2f us CPU per record,"
+                                + " stream threads %.0f%% of a core%s%n", group, counted, seconds, rate.perSecond(),
+                        rate.cpuMicrosPerRecord(), 100 * threadBusy,
+                        seconds < 60 ? " (short of a sustained minute: add --records)" : "");
                 return rate;
             }
         }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /** CPU time of the live stream threads of one application (Kafka Streams names them after its client id). */
+    private static long streamThreadCpuNanos(String applicationId) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(applicationId + "-StreamThread-")) {
+                sum += Math.max(0, threads.getThreadCpuTime(t.getId()));
+            }
+        }
+        return sum;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static Map<TopicPartition, Long> endOffsets(Admin admin) throws Exception {
@@ -290,6 +356,15 @@ public final class LiveBench {
     private static long percentile(List<Long> sorted, int p) {
         int i = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
+    }
+
+    /** Records per second, and microseconds of the whole JVM's CPU per record. */
+    record Rate(double perSecond, double cpuMicrosPerRecord) {
+    }
+
+    @FunctionalInterface
+    private interface Measurement {
+        void run() throws Exception;
     }
 
     @FunctionalInterface
