@@ -178,7 +178,7 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
 
         ParseResult<AlbTrafficLine> toTraffic() {
             String[] requestParts = splitRequest(12);
-            String targetGroup = absent(16) ? null : TargetGroupNames.fromArn(line, bounds[32], bounds[33]);
+            String targetGroup = absent(16) ? null : TargetGroupNames.fromArn(line, bounds[2 * 16], bounds[2 * 16 + 1]);
             return ParseResult.ok(new AlbTrafficLine(time.toEpochMilli(), text(2), targetGroup,
                     client == null ? null : client.host(), target == null ? null : target.host(),
                     target == null ? -1 : target.port(), targetTime == null ? Double.NaN : targetTime,

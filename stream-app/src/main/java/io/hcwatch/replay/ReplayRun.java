@@ -1,7 +1,6 @@
 package io.hcwatch.replay;
 
 import io.hcwatch.avro.internal.TargetTraffic;
-import io.hcwatch.avro.v1.AlbRequest;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.DeadLetter;
@@ -102,8 +101,6 @@ public final class ReplayRun {
     static long eventTime(Object r) {
         if (r instanceof AlbTrafficLine a) {
             return a.time();
-        } else if (r instanceof AlbRequest a) {
-            return a.getTime().toEpochMilli();
         } else if (r instanceof HaproxyRequest h) {
             return h.getTs().toEpochMilli();
         } else if (r instanceof HealthCheckResult h) {
