@@ -72,6 +72,9 @@ public final class SlotMonitor {
                 h.frontendMaxconn.put(c.getFrontend(), c.getMaxconn());
             }
         }
+        // a limit learned after the traffic it applies to (configs and logs come through different
+        // topics, in no set order) re-judges the seconds already held instead of waiting for new ones
+        out.addAll(h.alerts.observe(detector.evaluate(h, h.clock), h.clock, settings.millis("alert.renotify")));
         return out;
     }
 

@@ -49,6 +49,19 @@ class SlotMonitorTest {
     }
 
     @Test
+    void aMaxconnLearnedAfterTheTrafficItLimitsJudgesTheSecondsAlreadyHeld() {
+        for (int s = 0; s < 12; s++) {
+            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 1700, Map.of("--", 500L), 0)));
+        }
+        assertThat(sent).as("1700 of the assumed default maxconn is not 80%").isEmpty();
+        frontendMaxconn(2000);
+        assertThat(sent).singleElement().satisfies(n -> {
+            assertThat(n.firing()).isTrue();
+            assertThat(n.details()).containsEntry("maxconn", "2000").containsEntry("maxconn_assumed", "false");
+        });
+    }
+
+    @Test
     void aShortSpikeDoesNotWarn() {
         frontendMaxconn(2000);
         for (int s = 0; s < 30; s++) {
