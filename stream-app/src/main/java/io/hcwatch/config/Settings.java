@@ -83,7 +83,7 @@ public final class Settings {
             new Setting("diagnosis.zone-concentration", FRACTION, "0.80",
                     "Share of failing targets in one zone that makes a correlated failure zonal."),
             new Setting("combine.flush-interval", DURATION, "100ms",
-                    "Wall-clock interval at which per-partition traffic summaries are sent on."),
+                    "Wall-clock interval at which per-partition traffic summaries and held health checks are sent on."),
             new Setting("silence.enabled", BOOLEAN, "true",
                     "Advance detectors on wall-clock time when telemetry stops (live mode only)."));
 

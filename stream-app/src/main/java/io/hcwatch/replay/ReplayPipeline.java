@@ -50,7 +50,7 @@ public final class ReplayPipeline {
         init(flood, floodContext);
         for (Source s : Source.values()) {
             ReplayContext<String, Routed> ctx = new ReplayContext<>(r -> route(r, deadLetters));
-            if (s.isAccessLog()) {
+            if (s.holdsPending()) {
                 ctx.addStore(TopologyFactory.pendingStore(s), WriteBehindStore.detached());
             }
             IngestProcessor p = stages.ingest(s);

@@ -6,15 +6,20 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * What travels on hcwatch's internal repartition topics: one of the records the monitors take,
- * tagged with its kind. Internal topics carry plain Avro binary behind a one-byte kind (no
- * registry): both ends are this application, at the same version.
+ * or a batch of health checks of one target group, tagged with its kind. Internal topics carry
+ * plain Avro binary behind a one-byte kind (no registry): both ends are this application, at the
+ * same version.
+ *
+ * @param record a generated Avro record, or for {@link Kind#HEALTH_CHECKS} a list of them
  */
-public record Envelope(Kind kind, SpecificRecord record, String upstream) {
+public record Envelope(Kind kind, Object record, String upstream) {
 
     /** The record types a monitor can receive; the byte is the tag on the wire. */
     public enum Kind {
@@ -23,7 +28,9 @@ public record Envelope(Kind kind, SpecificRecord record, String upstream) {
         LB_CONFIG(3, LbConfig.getClassSchema()),
         TARGET_TRAFFIC(4, TargetTraffic.getClassSchema()),
         HAPROXY_TRAFFIC(5, HaproxyTraffic.getClassSchema()),
-        CLIENT_TRAFFIC(6, ClientTraffic.getClassSchema());
+        CLIENT_TRAFFIC(6, ClientTraffic.getClassSchema()),
+        /** Health checks of one target group, in the order they were read: one record instead of one each. */
+        HEALTH_CHECKS(7, Schema.createArray(HealthCheckResult.getClassSchema()));
 
         final byte tag;
         final Schema schema;
@@ -54,6 +61,25 @@ public record Envelope(Kind kind, SpecificRecord record, String upstream) {
      */
     public static Envelope of(SpecificRecord record, String upstream) {
         return new Envelope(kindOf(record), record, upstream);
+    }
+
+    /** Health checks of one target group from one input partition, in the order they were read. */
+    public static Envelope checks(List<HealthCheckResult> checks, String upstream) {
+        return new Envelope(Kind.HEALTH_CHECKS, checks, upstream);
+    }
+
+    /** The envelopes a batch carries, one per record; any other envelope as itself. */
+    @SuppressWarnings("unchecked")
+    public List<Envelope> unbatch() {
+        if (kind != Kind.HEALTH_CHECKS) {
+            return List.of(this);
+        }
+        List<HealthCheckResult> checks = (List<HealthCheckResult>) record;
+        List<Envelope> out = new ArrayList<>(checks.size());
+        for (HealthCheckResult h : checks) {
+            out.add(new Envelope(Kind.HEALTH_CHECK, h, upstream));
+        }
+        return out;
     }
 
     private static Kind kindOf(SpecificRecord record) {

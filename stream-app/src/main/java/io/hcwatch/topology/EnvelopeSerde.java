@@ -9,7 +9,6 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -19,7 +18,7 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class EnvelopeSerde implements Serde<Envelope> {
 
     private final Map<Envelope.Kind, PlannedAvroWriter> writers = new EnumMap<>(Envelope.Kind.class);
-    private final Map<Envelope.Kind, SpecificDatumReader<SpecificRecord>> readers = new EnumMap<>(Envelope.Kind.class);
+    private final Map<Envelope.Kind, SpecificDatumReader<Object>> readers = new EnumMap<>(Envelope.Kind.class);
 
     /**
      * Each thread's output buffer and buffered encoder, reused: writing through a fresh direct

@@ -6,11 +6,20 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import java.util.List;
 
-/** The event time of what an envelope carries: the telemetry's own timestamp, never the wall clock. */
+/** The event time of what an envelope carries (a batch: its latest check): the telemetry's own timestamp, never the wall clock. */
 final class EventTimes {
 
     private EventTimes() {
+    }
+
+    private static long latest(List<?> checks) {
+        long latest = Long.MIN_VALUE;
+        for (Object h : checks) {
+            latest = Math.max(latest, ((HealthCheckResult) h).getTs().toEpochMilli());
+        }
+        return latest;
     }
 
     static long of(Envelope e) {
@@ -21,6 +30,7 @@ final class EventTimes {
             case TARGET_TRAFFIC -> ((TargetTraffic) e.record()).getBucketStart();
             case HAPROXY_TRAFFIC -> ((HaproxyTraffic) e.record()).getBucketStart();
             case CLIENT_TRAFFIC -> ((ClientTraffic) e.record()).getBucketStart();
+            case HEALTH_CHECKS -> latest((List<?>) e.record());
         };
     }
 }

@@ -29,8 +29,10 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 /**
  * The first stage for one input topic: decodes every value, sends what does not decode to the
  * dead-letter topic with its reason and original bytes, keys health checks and configs for
- * their monitor, and sums access-log lines into one-second traffic summaries before they leave
- * the partition. Never throws on input: a decoder bug is dead-lettered as {@code internal_error}.
+ * their monitor, sums access-log lines into one-second traffic summaries and holds health checks
+ * in per-target-group batches before they leave the partition (flushed when their second is
+ * over and on a short wall-clock interval). Never throws on input: a decoder bug is
+ * dead-lettered as {@code internal_error}.
  */
 public final class IngestProcessor implements Processor<byte[], byte[], String, Routed> {
 
@@ -100,12 +102,19 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             combine(h.getTs().toEpochMilli()).addHaproxy(h);
             pending.markChanged(PENDING_KEY);
         } else if (r instanceof HealthCheckResult h) {
-            send(Destination.FLEET, h.getTargetGroup(), h, h.getTs().toEpochMilli());
+            List<HealthCheckResult> full = combine(h.getTs().toEpochMilli()).addCheck(h);
+            pending.markChanged(PENDING_KEY);
+            if (full != null) {
+                sendChecks(full);
+            }
         } else if (r instanceof BackendEvent e) {
+            // a server's state change must not overtake the checks read before it
+            flushChecks();
             send(Destination.FLEET, e.getBackend(), e, e.getTs().toEpochMilli());
         } else if (r instanceof LbConfig c) {
             long ts = c.getTs().toEpochMilli();
             if (c.getKind() == ConfigKind.target_group) {
+                flushChecks();
                 send(Destination.FLEET, c.getId(), c, ts);
             } else {
                 send(Destination.HOST, c.getHost() != null ? c.getHost() : hostOf(c.getId()), c, ts);
@@ -139,11 +148,13 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         if (combiner == null || combiner.isEmpty()) {
             return;
         }
+        List<List<HealthCheckResult>> batches = combiner.drainChecksBefore(before);
         List<SpecificRecord> summaries = combiner.drainBefore(before);
-        if (summaries.isEmpty()) {
+        if (batches.isEmpty() && summaries.isEmpty()) {
             return;
         }
         pending.markChanged(PENDING_KEY);
+        batches.forEach(this::sendChecks);
         for (SpecificRecord s : summaries) {
             if (s instanceof TargetTraffic t) {
                 send(Destination.FLEET, t.getTargetGroup(), t, t.getBucketStart());
@@ -153,6 +164,22 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
                 send(Destination.FLOOD, c.getPlatform() + "/" + c.getScope(), c, c.getBucketStart());
             }
         }
+    }
+
+    private void flushChecks() {
+        if (combiner == null) {
+            return;
+        }
+        List<List<HealthCheckResult>> batches = combiner.drainChecksBefore(Long.MAX_VALUE);
+        if (!batches.isEmpty()) {
+            pending.markChanged(PENDING_KEY);
+            batches.forEach(this::sendChecks);
+        }
+    }
+
+    private void sendChecks(List<HealthCheckResult> batch) {
+        Envelope checks = Envelope.checks(batch, upstream);
+        context.forward(new Record<>(batch.get(0).getTargetGroup(), Routed.to(Destination.FLEET, checks), EventTimes.of(checks)));
     }
 
     private void send(Destination destination, String key, SpecificRecord r, long eventTime) {

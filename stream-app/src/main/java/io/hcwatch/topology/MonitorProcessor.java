@@ -59,14 +59,16 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
             return;
         }
         S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
-        long eventTime = EventTimes.of(envelope);
-        if (adapter.isLate(state, eventTime)) {
-            // Counted, still applied: per-target state ignores what is older than it knows, and the
-            // windows drop what is older than they cover. Dropping here would lose whole partitions'
-            // worth of input whenever upstream tasks run unevenly (a backlog after downtime).
-            metrics.late(adapter.name());
+        // a batch of checks is judged check by check, exactly as if they had come one record each
+        for (Envelope one : envelope.unbatch()) {
+            if (adapter.isLate(state, EventTimes.of(one))) {
+                // Counted, still applied: per-target state ignores what is older than it knows, and the
+                // windows drop what is older than they cover. Dropping here would lose whole partitions'
+                // worth of input whenever upstream tasks run unevenly (a backlog after downtime).
+                metrics.late(adapter.name());
+            }
+            emit(adapter.apply(state, one));
         }
-        emit(adapter.apply(state, envelope));
         adapter.changed(key, state);
         noteStreamTime(context.currentStreamTimeMs());
     }

@@ -14,7 +14,7 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Writes one generated record class in Avro binary through steps planned once from its schema.
+ * Writes generated records (and lists of them) in Avro binary through steps planned once from their schema.
  * The bytes are exactly those of {@code SpecificDatumWriter} (a property test holds it to that),
  * without what it redoes for every value: resolving unions by the value's class, looking up
  * logical-type conversions, naming schemas. Avro generates such coders itself only for records
@@ -28,21 +28,20 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class PlannedAvroWriter {
 
-    private final Step[] fields;
+    private final Step root;
 
-    private PlannedAvroWriter(Step[] fields) {
-        this.fields = fields;
+    private PlannedAvroWriter(Step root) {
+        this.root = root;
     }
 
     /** @throws IllegalArgumentException if the schema holds a type this writer does not plan */
-    public static PlannedAvroWriter of(Schema recordSchema) {
-        return record(recordSchema, new HashSet<>());
+    public static PlannedAvroWriter of(Schema schema) {
+        return new PlannedAvroWriter(step(schema, new HashSet<>()));
     }
 
-    public void write(SpecificRecord record, Encoder out) throws IOException {
-        for (int i = 0; i < fields.length; i++) {
-            fields[i].write(record.get(i), out);
-        }
+    /** @param value a generated record (or a list or map of them, or a value) of the planned schema */
+    public void write(Object value, Encoder out) throws IOException {
+        root.write(value, out);
     }
 
     /** How one value of one schema goes on the wire. */
@@ -50,7 +49,7 @@ public final class PlannedAvroWriter {
         void write(Object value, Encoder out) throws IOException;
     }
 
-    private static PlannedAvroWriter record(Schema schema, Set<String> planning) {
+    private static Step record(Schema schema, Set<String> planning) {
         if (!planning.add(schema.getFullName())) {
             throw new IllegalArgumentException("recursive record " + schema.getFullName() + " is not planned");
         }
@@ -59,12 +58,17 @@ public final class PlannedAvroWriter {
             throw new IllegalArgumentException("no generated class for " + schema.getFullName());
         }
         List<Schema.Field> schemaFields = schema.getFields();
-        Step[] steps = new Step[schemaFields.size()];
-        for (int i = 0; i < steps.length; i++) {
-            steps[i] = step(schemaFields.get(i).schema(), planning);
+        Step[] fields = new Step[schemaFields.size()];
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = step(schemaFields.get(i).schema(), planning);
         }
         planning.remove(schema.getFullName());
-        return new PlannedAvroWriter(steps);
+        return (v, out) -> {
+            SpecificRecord r = (SpecificRecord) v;
+            for (int i = 0; i < fields.length; i++) {
+                fields[i].write(r.get(i), out);
+            }
+        };
     }
 
     private static Step step(Schema schema, Set<String> planning) {
@@ -83,10 +87,7 @@ public final class PlannedAvroWriter {
             case BOOLEAN -> (v, out) -> out.writeBoolean((Boolean) v);
             case ENUM -> enumStep(schema);
             case UNION -> nullableStep(schema, planning);
-            case RECORD -> {
-                PlannedAvroWriter nested = record(schema, planning);
-                yield (v, out) -> nested.write((SpecificRecord) v, out);
-            }
+            case RECORD -> record(schema, planning);
             case ARRAY -> arrayStep(step(schema.getElementType(), planning));
             case MAP -> mapStep(step(schema.getValueType(), planning));
             default -> throw new IllegalArgumentException("type " + schema.getType() + " is not planned");

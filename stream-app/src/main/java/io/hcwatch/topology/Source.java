@@ -18,8 +18,11 @@ public enum Source {
         return id;
     }
 
-    /** Whether lines of this source are summed before leaving their partition. */
-    public boolean isAccessLog() {
-        return this == ALB || this == HAPROXY;
+    /**
+     * Whether this source's ingest holds records before they leave the partition (traffic
+     * summaries, batches of health checks), in a state store so a restart sends them on.
+     */
+    public boolean holdsPending() {
+        return this != CONFIG;
     }
 }

@@ -47,7 +47,7 @@ public final class TopologyFactory {
     private TopologyFactory() {
     }
 
-    /** The store holding an access-log source's not-yet-sent traffic summaries. */
+    /** The store holding a source's not-yet-sent traffic summaries and health-check batches. */
     public static String pendingStore(Source source) {
         return "pending-" + source.id();
     }
@@ -61,7 +61,7 @@ public final class TopologyFactory {
         Settings settings = config.settings();
         int capacity = settings.integer("flood.capacity");
         for (Source s : Source.values()) {
-            if (s.isAccessLog()) {
+            if (s.holdsPending()) {
                 builder.addStateStore(WriteBehindStoreBuilder.inMemory(pendingStore(s), new TrafficCombinerCodec(capacity)));
             }
         }
@@ -79,7 +79,7 @@ public final class TopologyFactory {
                     Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
                             .withTimestampExtractor(new SafeTimestampExtractor())
                             .withName("read-" + s.id()));
-            KStream<String, Routed> routed = s.isAccessLog()
+            KStream<String, Routed> routed = s.holdsPending()
                     ? raw.process(() -> stages.ingest(s), Named.as("ingest-" + s.id()), pendingStore(s))
                     : raw.process(() -> stages.ingest(s), Named.as("ingest-" + s.id()));
             String prefix = "route-" + s.id() + "-";
@@ -154,7 +154,7 @@ public final class TopologyFactory {
             if (decoder == null) {
                 throw new IllegalStateException("no decoder configured for " + s.id());
             }
-            return new IngestProcessor(s, decoder, metrics, s.isAccessLog() ? pendingStore(s) : null,
+            return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
                     config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"));
         }
 

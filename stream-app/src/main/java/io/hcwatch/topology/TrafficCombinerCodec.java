@@ -39,7 +39,7 @@ final class TrafficCombinerCodec implements StateCodec<TrafficCombiner> {
         for (int i = 0; i < n; i++) {
             byte[] b = new byte[buf.getInt()];
             buf.get(b);
-            pending.add(envelopes.deserialize(null, b).record());
+            pending.add((SpecificRecord) envelopes.deserialize(null, b).record());
         }
         TrafficCombiner combiner = new TrafficCombiner(capacity);
         combiner.restore(pending);

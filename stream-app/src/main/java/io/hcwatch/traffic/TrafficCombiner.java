@@ -5,6 +5,7 @@ import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetCount;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.parse.AlbTrafficLine;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +18,8 @@ import org.apache.avro.specific.SpecificRecord;
  * Sums access-log lines of one input partition into one-second summaries per target group,
  * per HAProxy host and frontend, and per client scope, so the detectors downstream receive a
  * few summaries per second instead of every request: the repartition topics carry summaries,
- * which is what keeps hcwatch close to a plain pass-through in throughput.
+ * which is what keeps hcwatch close to a plain pass-through in throughput. Health checks are
+ * held beside them in batches ({@link CheckBatches}), kept in the same state store.
  */
 public final class TrafficCombiner {
 
@@ -27,6 +29,10 @@ public final class TrafficCombiner {
     private final Map<Bucket, TargetTraffic> targetGroups = new HashMap<>();
     private final Map<Bucket, HaproxyTraffic> frontends = new HashMap<>();
     private final Map<Bucket, ClientAccumulator> clients = new HashMap<>();
+    private final CheckBatches checks = new CheckBatches(CHECKS_PER_BATCH);
+
+    /** ~256 × 120 bytes: a batch record of some 30 KB, far below the broker's 1 MB limit. */
+    static final int CHECKS_PER_BATCH = 256;
 
     /** A summary's identity: up to three names and its second (a record, not a joined string: this runs per line). */
     private record Bucket(String a, String b, String c, long second) {
@@ -136,7 +142,17 @@ public final class TrafficCombiner {
     }
 
     public boolean isEmpty() {
-        return targetGroups.isEmpty() && frontends.isEmpty() && clients.isEmpty();
+        return targetGroups.isEmpty() && frontends.isEmpty() && clients.isEmpty() && checks.isEmpty();
+    }
+
+    /** Holds a health check; returns its target group's batch, taken out, once that is full (else null). */
+    public List<HealthCheckResult> addCheck(HealthCheckResult h) {
+        return checks.add(h);
+    }
+
+    /** Takes out every batch of health checks whose second started before {@code second}, oldest first. */
+    public List<List<HealthCheckResult>> drainChecksBefore(long second) {
+        return checks.drainBefore(second);
     }
 
     /** Takes out every summary whose second started before {@code second}; all of them with Long.MAX_VALUE. */
@@ -170,11 +186,12 @@ public final class TrafficCombiner {
         return drainBefore(Long.MAX_VALUE);
     }
 
-    /** The pending summaries, left in place (for the state store). */
+    /** The pending summaries and held health checks, left in place (for the state store). */
     public List<SpecificRecord> snapshot() {
         List<SpecificRecord> out = new ArrayList<>(targetGroups.values());
         out.addAll(frontends.values());
         clients.values().forEach(c -> out.add(c.toSummary()));
+        out.addAll(checks.snapshot());
         return out;
     }
 
@@ -188,6 +205,8 @@ public final class TrafficCombiner {
             } else if (r instanceof ClientTraffic c) {
                 ClientAccumulator a = ClientAccumulator.from(c, clientCapacity);
                 clients.put(new Bucket(c.getPlatform(), c.getScope(), c.getHost(), c.getBucketStart()), a);
+            } else if (r instanceof HealthCheckResult h) {
+                checks.restore(h);
             }
         }
     }

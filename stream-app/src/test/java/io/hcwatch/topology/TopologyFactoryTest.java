@@ -100,6 +100,22 @@ class TopologyFactoryTest {
     }
 
     @Test
+    void checksOfASecondNotYetOverLeaveOnTheWallClockFlush() {
+        for (long s = T0; s < T0 + 60_000; s += 10_000) {
+            for (int i = 0; i < 9; i++) {
+                check("i-" + i, "us-east-1" + "abc".charAt(i % 3), s + i, true);
+            }
+        }
+        for (int i = 0; i < 9; i++) {
+            check("i-" + i, "us-east-1" + "abc".charAt(i % 3), T0 + 60_000 + i, i >= 3);
+        }
+        assertThat(alerts.isEmpty()).as("the failing checks are held in their batch while their second lasts").isTrue();
+        driver.advanceWallClockTime(Settings.defaults().duration("combine.flush-interval"));
+        assertThat(alerts.readValuesToList()).extracting(Alert::getType, Alert::getStatus)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("correlated_failure", AlertStatus.firing));
+    }
+
+    @Test
     void undecodableInputGoesToTheDeadLetterTopicWithItsBytesAndReason() {
         byte[] junk = {0, 0, 0, 0, 99, 1, 2};
         health.pipeInput(null, junk, Instant.ofEpochMilli(T0));

@@ -1,0 +1,39 @@
+package io.hcwatch.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.HaproxyLogFormat;
+import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.traffic.TrafficCombiner;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What the pending store keeps across a restart: summaries and held health checks, sent on after it. */
+class TrafficCombinerCodecTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-03T14:30:00Z");
+
+    @Test
+    void heldChecksAndSummariesComeBackFromTheStore() {
+        TrafficCombiner combiner = new TrafficCombiner(16);
+        combiner.addHaproxy(HaproxyRequest.newBuilder().setFormat(HaproxyLogFormat.http).setTs(T0).setHost("lb1")
+                .setProcess("haproxy").setFrontend("fe").setFeconn(40).setActconn(50).setStatusCode(200)
+                .setClientIp("198.51.100.7").setTerminationState("----").build());
+        for (int i = 0; i < 3; i++) {
+            combiner.addCheck(HealthCheckResult.newBuilder().setTs(T0.plusMillis(i)).setTargetGroup("prod-web-tg")
+                    .setTarget("i-" + i).setOutcome(CheckOutcome.timeout).setLatencyMs(2_000).build());
+        }
+        TrafficCombinerCodec codec = new TrafficCombinerCodec(16);
+        TrafficCombiner restored = codec.decode(codec.encode(combiner));
+
+        List<List<HealthCheckResult>> batches = restored.drainChecksBefore(Long.MAX_VALUE);
+        assertThat(batches).singleElement().satisfies(b ->
+                assertThat(b).extracting(HealthCheckResult::getTarget).containsExactly("i-0", "i-1", "i-2"));
+        assertThat(restored.drainAll()).hasAtLeastOneElementOfType(HaproxyTraffic.class);
+        assertThat(restored.isEmpty()).isTrue();
+    }
+}
