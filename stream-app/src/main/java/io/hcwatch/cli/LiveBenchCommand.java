@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
         description = "Throughput of hcwatch vs a Kafka Streams pass-through of the same records, and alert latency, on an in-process broker.")
 final class LiveBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--records", defaultValue = "20000000",
+    @Option(names = "--records", defaultValue = "30000000",
             description = "Input records (default ${DEFAULT-VALUE}: hcwatch runs for a minute or more here)")
     long records;
 
