@@ -40,11 +40,17 @@ final class FleetAdapter implements MonitorAdapter<FleetState> {
     public List<Notification> apply(FleetState state, Envelope e) {
         return switch (e.kind()) {
             case HEALTH_CHECK -> monitor.onCheck(state, (HealthCheckResult) e.record(), e.upstream());
+            case HEALTH_CHECKS -> monitor.onChecks(state, checks(e), e.upstream());
             case BACKEND_EVENT -> monitor.onBackendEvent(state, (BackendEvent) e.record());
             case LB_CONFIG -> monitor.onConfig(state, (LbConfig) e.record());
             case TARGET_TRAFFIC -> monitor.onTraffic(state, (TargetTraffic) e.record());
             default -> throw new IllegalArgumentException("fleet monitor cannot take " + e.kind());
         };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<HealthCheckResult> checks(Envelope e) {
+        return (List<HealthCheckResult>) e.record();
     }
 
     @Override

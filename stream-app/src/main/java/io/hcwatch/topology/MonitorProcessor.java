@@ -59,7 +59,6 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
             return;
         }
         S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
-        // a batch of checks is judged check by check, exactly as if they had come one record each
         for (Envelope one : envelope.unbatch()) {
             if (adapter.isLate(state, EventTimes.of(one))) {
                 // Counted, still applied: per-target state ignores what is older than it knows, and the
@@ -67,8 +66,8 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
                 // worth of input whenever upstream tasks run unevenly (a backlog after downtime).
                 metrics.late(adapter.name());
             }
-            emit(adapter.apply(state, one));
         }
+        emit(adapter.apply(state, envelope));
         adapter.changed(key, state);
         noteStreamTime(context.currentStreamTimeMs());
     }

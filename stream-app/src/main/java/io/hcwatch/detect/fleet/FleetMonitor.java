@@ -60,6 +60,26 @@ public final class FleetMonitor {
 
     /** @param upstream the input partition the check came through, or null when unknown */
     public List<Notification> onCheck(FleetState s, HealthCheckResult r, String upstream) {
+        List<Notification> out = apply(s, r, upstream);
+        out.addAll(evaluate(s));
+        return out;
+    }
+
+    /**
+     * Checks of one target group read together, in order (a batch off the repartition topic, all
+     * of one second): each is applied and runs the steps it reaches, the detectors judge once after
+     * the last. What held only between two checks of the same second goes unreported.
+     */
+    public List<Notification> onChecks(FleetState s, List<HealthCheckResult> checks, String upstream) {
+        List<Notification> out = new ArrayList<>();
+        for (HealthCheckResult r : checks) {
+            out.addAll(apply(s, r, upstream));
+        }
+        out.addAll(evaluate(s));
+        return out;
+    }
+
+    private List<Notification> apply(FleetState s, HealthCheckResult r, String upstream) {
         long ts = r.getTs().toEpochMilli();
         s.noteUpstream(upstream, ts);
         List<Notification> out = advanceTo(s, stepsUntil(s, ts));
@@ -67,7 +87,6 @@ public final class FleetMonitor {
         if (before != null) {
             configRisk.onChange(s, before, s.clock);
         }
-        out.addAll(evaluate(s));
         return out;
     }
 

@@ -77,6 +77,37 @@ class FleetMonitorTest {
     }
 
     @Test
+    void checksJudgedInBatchesOfOneSecondRaiseTheAlertsTheyRaiseOneByOne() {
+        List<HealthCheckResult> checks = new ArrayList<>();
+        for (long s = T0; s < T0 + 300_000; s += 10_000) {
+            boolean incident = s >= T0 + 120_000 && s < T0 + 160_000;
+            boolean half = s >= T0 + 140_000 && s < T0 + 160_000;
+            for (int i = 0; i < 18; i++) {
+                // the whole fleet is checked within the same second, so a batch holds one round of checks
+                long ts = s + i * 50L;
+                boolean fails = incident && (i < 6 || half && i < 9);
+                checks.add(fails ? timeout(TG, "i-" + i, zone(i, 3), ts) : pass(TG, "i-" + i, zone(i, 3), ts, 150));
+            }
+        }
+        FleetState oneByOne = monitor.newState(TG);
+        List<Notification> single = new ArrayList<>();
+        checks.forEach(c -> single.addAll(monitor.onCheck(oneByOne, c, "health-0")));
+        FleetState batched = monitor.newState(TG);
+        List<Notification> batches = new ArrayList<>();
+        java.util.Map<Long, List<HealthCheckResult>> bySecond = new java.util.TreeMap<>();
+        checks.forEach(c -> bySecond.computeIfAbsent(c.getTs().toEpochMilli() / 1000, k -> new ArrayList<>()).add(c));
+        bySecond.values().forEach(b -> batches.addAll(monitor.onChecks(batched, b, "health-0")));
+
+        assertThat(single).extracting(Notification::type).contains(AlertType.CORRELATED_FAILURE);
+        assertThat(batches).extracting(Notification::dedupKey, Notification::severity, Notification::firing)
+                .containsExactlyElementsOf(single.stream()
+                        .map(n -> org.assertj.core.groups.Tuple.tuple(n.dedupKey(), n.severity(), n.firing())).toList());
+        for (int i = 0; i < single.size(); i++) {
+            assertThat(batches.get(i).eventTime() - single.get(i).eventTime()).as(single.get(i).summary()).isBetween(0L, 999L);
+        }
+    }
+
+    @Test
     void escalatesToCriticalWhenHalfTheFleetFails() {
         healthyFleet(18, 3, T0, 60);
         long t = T0 + 60_000;
