@@ -15,8 +15,11 @@ import org.apache.kafka.streams.processor.api.Record;
 /**
  * Runs one kind of monitor over its keyed input: keeps each key's state in a write-behind
  * store, feeds it every envelope, and turns the lifecycle's notifications into alerts keyed by
- * dedup_key. Evaluation steps follow stream time; when the input stops altogether, a
- * wall-clock punctuation keeps time moving so silence is noticed (live mode only).
+ * dedup_key. Evaluation steps follow the monitor's own time, the newest event time of its own
+ * input, rather than the task's stream time: a task may read other inputs too, and a monitor
+ * whose input lags (HAProxy logs read after the same minutes' health checks) must not be
+ * stepped past the data it has yet to see. When the input stops altogether, a wall-clock
+ * punctuation keeps time moving so silence is noticed (live mode only).
  */
 public final class MonitorProcessor<S> implements Processor<String, Envelope, String, Alert> {
 
@@ -28,8 +31,9 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     private final boolean silenceClock;
     private ProcessorContext<String, Alert> context;
     private WriteBehindStore<S> store;
-    private long lastStreamTime = Long.MIN_VALUE;
-    private long wallAtLastStreamTime;
+    private long ownTime = Long.MIN_VALUE;
+    private long wallAtOwnTime;
+    private long nextStep = Long.MIN_VALUE;
 
     public MonitorProcessor(MonitorAdapter<S> adapter, String storeName, AlertFactory alerts, PipelineMetrics metrics,
                             Duration step, boolean silenceClock) {
@@ -45,7 +49,6 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     public void init(ProcessorContext<String, Alert> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
-        context.schedule(step, PunctuationType.STREAM_TIME, this::tick);
         if (silenceClock) {
             context.schedule(step, PunctuationType.WALL_CLOCK_TIME, this::wallTick);
         }
@@ -69,28 +72,35 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         }
         emit(adapter.apply(state, envelope));
         adapter.changed(key, state);
-        noteStreamTime(context.currentStreamTimeMs());
+        ownTimeReached(record.timestamp());
     }
 
-    /** Stream time moved on: every key steps to it, so quiet keys resolve and age out too. */
-    private void tick(long streamTime) {
-        noteStreamTime(streamTime);
-        advanceAll(streamTime, false);
+    /**
+     * This monitor's input reached {@code time}: once a step has passed since the last time, every
+     * key steps to it, so quiet keys resolve and age out too (one catch-up however many steps were
+     * skipped, as a stream-time punctuation would).
+     */
+    private void ownTimeReached(long time) {
+        if (time <= ownTime) {
+            return;
+        }
+        ownTime = time;
+        wallAtOwnTime = context.currentSystemTimeMs();
+        long stepMillis = step.toMillis();
+        if (nextStep == Long.MIN_VALUE) {
+            nextStep = time + stepMillis;
+        } else if (time >= nextStep) {
+            nextStep = time - Math.floorMod(time - nextStep, stepMillis) + stepMillis;
+            advanceAll(time, false);
+        }
     }
 
     /** No record for a whole step of wall time: extrapolate event time from the wall clock. */
     private void wallTick(long wallNow) {
-        if (lastStreamTime == Long.MIN_VALUE || wallNow - wallAtLastStreamTime < step.toMillis()) {
+        if (ownTime == Long.MIN_VALUE || wallNow - wallAtOwnTime < step.toMillis()) {
             return;
         }
-        advanceAll(lastStreamTime + (wallNow - wallAtLastStreamTime), true);
-    }
-
-    private void noteStreamTime(long streamTime) {
-        if (streamTime > lastStreamTime) {
-            lastStreamTime = streamTime;
-            wallAtLastStreamTime = context.currentSystemTimeMs();
-        }
+        advanceAll(ownTime + (wallNow - wallAtOwnTime), true);
     }
 
     private void advanceAll(long now, boolean silence) {
