@@ -35,6 +35,15 @@ public final class EvaluationSteps {
         return out;
     }
 
+    /**
+     * Once time has reached {@code time} at or past {@code due}, the next time due: one catch-up
+     * however many steps were skipped, on the same phase as {@code due} (as Kafka Streams schedules
+     * its punctuations).
+     */
+    public static long nextDue(long time, long due, long step) {
+        return time - Math.floorMod(time - due, step) + step;
+    }
+
     /** The step boundary at or before {@code ts}: where a new monitor starts counting. */
     public static long floor(long ts, long step) {
         return Math.floorDiv(ts, step) * step;

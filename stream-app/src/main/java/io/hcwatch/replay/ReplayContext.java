@@ -1,5 +1,6 @@
 package io.hcwatch.replay;
 
+import io.hcwatch.detect.EvaluationSteps;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ final class ReplayContext<K, V> implements ProcessorContext<K, V> {
             }
             if (!s.cancelled && s.next <= time) {
                 // like Kafka Streams: one punctuation per advance, however many intervals it skipped
-                s.next = time - Math.floorMod(time - s.next, s.interval) + s.interval;
+                s.next = EvaluationSteps.nextDue(time, s.next, s.interval);
                 s.punctuator.punctuate(time);
             }
         }

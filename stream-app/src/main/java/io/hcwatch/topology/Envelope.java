@@ -6,7 +6,6 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
@@ -66,20 +65,6 @@ public record Envelope(Kind kind, Object record, String upstream) {
     /** Health checks of one target group from one input partition, in the order they were read. */
     public static Envelope checks(List<HealthCheckResult> checks, String upstream) {
         return new Envelope(Kind.HEALTH_CHECKS, checks, upstream);
-    }
-
-    /** The envelopes a batch carries, one per record; any other envelope as itself. */
-    @SuppressWarnings("unchecked")
-    public List<Envelope> unbatch() {
-        if (kind != Kind.HEALTH_CHECKS) {
-            return List.of(this);
-        }
-        List<HealthCheckResult> checks = (List<HealthCheckResult>) record;
-        List<Envelope> out = new ArrayList<>(checks.size());
-        for (HealthCheckResult h : checks) {
-            out.add(new Envelope(Kind.HEALTH_CHECK, h, upstream));
-        }
-        return out;
     }
 
     private static Kind kindOf(SpecificRecord record) {

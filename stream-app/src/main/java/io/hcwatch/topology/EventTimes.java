@@ -6,6 +6,7 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import java.util.Arrays;
 import java.util.List;
 
 /** The event time of what an envelope carries (a batch: its latest check): the telemetry's own timestamp, never the wall clock. */
@@ -14,12 +15,17 @@ final class EventTimes {
     private EventTimes() {
     }
 
-    private static long latest(List<?> checks) {
-        long latest = Long.MIN_VALUE;
-        for (Object h : checks) {
-            latest = Math.max(latest, ((HealthCheckResult) h).getTs().toEpochMilli());
+    /** The event time of each record an envelope carries: one, or each check of a batch in order. */
+    static long[] each(Envelope e) {
+        if (e.kind() != Envelope.Kind.HEALTH_CHECKS) {
+            return new long[] {of(e)};
         }
-        return latest;
+        List<?> checks = (List<?>) e.record();
+        long[] times = new long[checks.size()];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = ((HealthCheckResult) checks.get(i)).getTs().toEpochMilli();
+        }
+        return times;
     }
 
     static long of(Envelope e) {
@@ -30,7 +36,7 @@ final class EventTimes {
             case TARGET_TRAFFIC -> ((TargetTraffic) e.record()).getBucketStart();
             case HAPROXY_TRAFFIC -> ((HaproxyTraffic) e.record()).getBucketStart();
             case CLIENT_TRAFFIC -> ((ClientTraffic) e.record()).getBucketStart();
-            case HEALTH_CHECKS -> latest((List<?>) e.record());
+            case HEALTH_CHECKS -> Arrays.stream(each(e)).max().orElse(Long.MIN_VALUE);
         };
     }
 }

@@ -148,13 +148,12 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         if (combiner == null || combiner.isEmpty()) {
             return;
         }
-        List<List<HealthCheckResult>> batches = combiner.drainChecksBefore(before);
+        sendCheckBatches(combiner.drainChecksBefore(before));
         List<SpecificRecord> summaries = combiner.drainBefore(before);
-        if (batches.isEmpty() && summaries.isEmpty()) {
+        if (summaries.isEmpty()) {
             return;
         }
         pending.markChanged(PENDING_KEY);
-        batches.forEach(this::sendChecks);
         for (SpecificRecord s : summaries) {
             if (s instanceof TargetTraffic t) {
                 send(Destination.FLEET, t.getTargetGroup(), t, t.getBucketStart());
@@ -167,10 +166,12 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     }
 
     private void flushChecks() {
-        if (combiner == null) {
-            return;
+        if (combiner != null) {
+            sendCheckBatches(combiner.drainChecksBefore(Long.MAX_VALUE));
         }
-        List<List<HealthCheckResult>> batches = combiner.drainChecksBefore(Long.MAX_VALUE);
+    }
+
+    private void sendCheckBatches(List<List<HealthCheckResult>> batches) {
         if (!batches.isEmpty()) {
             pending.markChanged(PENDING_KEY);
             batches.forEach(this::sendChecks);

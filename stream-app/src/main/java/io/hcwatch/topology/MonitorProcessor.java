@@ -3,6 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.alert.AlertFactory;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.detect.EvaluationSteps;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.topology.state.WriteBehindStore;
 import java.time.Duration;
@@ -62,8 +63,8 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
             return;
         }
         S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
-        for (Envelope one : envelope.unbatch()) {
-            if (adapter.isLate(state, EventTimes.of(one))) {
+        for (long eventTime : EventTimes.each(envelope)) {
+            if (adapter.isLate(state, eventTime)) {
                 // Counted, still applied: per-target state ignores what is older than it knows, and the
                 // windows drop what is older than they cover. Dropping here would lose whole partitions'
                 // worth of input whenever upstream tasks run unevenly (a backlog after downtime).
@@ -90,7 +91,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         if (nextStep == Long.MIN_VALUE) {
             nextStep = time + stepMillis;
         } else if (time >= nextStep) {
-            nextStep = time - Math.floorMod(time - nextStep, stepMillis) + stepMillis;
+            nextStep = EvaluationSteps.nextDue(time, nextStep, stepMillis);
             advanceAll(time, false);
         }
     }

@@ -56,7 +56,7 @@ public final class SlotMonitor {
             }
         }
         f.lastSeen = Math.max(f.lastSeen, t.getBucketStart());
-        out.addAll(h.alerts.observe(detector.evaluate(h, h.clock), h.clock, settings.millis("alert.renotify")));
+        out.addAll(judgeNow(h));
         return out;
     }
 
@@ -74,7 +74,7 @@ public final class SlotMonitor {
         }
         // a limit learned after the traffic it applies to (configs and logs come through different
         // topics, in no set order) re-judges the seconds already held instead of waiting for new ones
-        out.addAll(h.alerts.observe(detector.evaluate(h, h.clock), h.clock, settings.millis("alert.renotify")));
+        out.addAll(judgeNow(h));
         return out;
     }
 
@@ -85,6 +85,11 @@ public final class SlotMonitor {
         List<Notification> out = advanceTo(h, now);
         h.clock = now;
         return out;
+    }
+
+    /** Fires what holds at the host's clock (resolving waits for the evaluation steps). */
+    private List<Notification> judgeNow(HostState h) {
+        return h.alerts.observe(detector.evaluate(h, h.clock), h.clock, settings.millis("alert.renotify"));
     }
 
     private List<Notification> advanceTo(HostState h, long until) {
