@@ -39,6 +39,8 @@ public final class StreamApp implements AutoCloseable {
     private final StreamAppConfig config;
     private final PrometheusMeterRegistry registry;
     private KafkaStreams streams;
+    private final ConsumerLag inputLag = new ConsumerLag();
+    private java.util.concurrent.ScheduledExecutorService lagReader;
     private ProcessMetrics processMetrics;
     private EndpointServer endpoints;
 
@@ -64,6 +66,9 @@ public final class StreamApp implements AutoCloseable {
         boolean exactlyOnce = String.valueOf(config.streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))
                 .startsWith("exactly_once");
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, exactlyOnce ? 100 : 1000);
+        // a thread per core: monitors wait for every input partition's progress report (MonitorClock),
+        // so tasks on different threads may drift apart without changing what is detected
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Math.min(Runtime.getRuntime().availableProcessors(), config.maxThreads()));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         // the ingest task reads every input topic, and some (configs, pushed check results) are often
         // empty: with task idling on, Kafka Streams 4.3 formats a log message for each empty partition
@@ -89,7 +94,7 @@ public final class StreamApp implements AutoCloseable {
         Map<String, Object> serde = new HashMap<>(config.serdeConfig());
         serde.putIfAbsent("schema.registry.url", config.serdeConfig().get("schema.registry.url"));
         return TopologyFactory.build(new TopologyConfig(config.topics(), config.settings(),
-                Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true));
+                Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true, inputLag));
     }
 
     public synchronized void start() {
@@ -110,6 +115,13 @@ public final class StreamApp implements AutoCloseable {
         if (config.metricsPort() >= 0) {
             endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady);
         }
+        lagReader = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hcwatch-input-lag");
+            t.setDaemon(true);
+            return t;
+        });
+        KafkaStreams running = streams;
+        lagReader.scheduleWithFixedDelay(() -> inputLag.refresh(running), 200, 200, java.util.concurrent.TimeUnit.MILLISECONDS);
         streams.start();
     }
 
@@ -132,6 +144,10 @@ public final class StreamApp implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (lagReader != null) {
+            lagReader.shutdownNow();
+            lagReader = null;
+        }
         if (streams != null) {
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));

@@ -26,6 +26,8 @@ import java.util.TreeSet;
  *   <li>{@code metrics.host}, {@code metrics.port}: the /metrics, /health, /ready endpoint ({@code -1}: off)</li>
  *   <li>{@code metrics.kafka.refresh.ms}: how often new Kafka client metrics (per-partition lag) are picked up</li>
  *   <li>{@code state.dir}</li>
+ *   <li>{@code threads.max}: stream threads are the cores available, at most this many (unless
+ *       {@code streams.num.stream.threads} sets them)</li>
  * </ul>
  */
 public record StreamAppConfig(
@@ -38,10 +40,11 @@ public record StreamAppConfig(
         String metricsHost,
         int metricsPort,
         Duration kafkaMetricsRefresh,
-        String stateDir) {
+        String stateDir,
+        int maxThreads) {
 
     private static final Set<String> PLAIN_KEYS = Set.of("bootstrap.servers", "schema.registry.url", "application.id",
-            "auto.register.schemas", "metrics.host", "metrics.port", "metrics.kafka.refresh.ms", "state.dir");
+            "auto.register.schemas", "metrics.host", "metrics.port", "metrics.kafka.refresh.ms", "state.dir", "threads.max");
 
     public static StreamAppConfig load(Path file) {
         Properties p = new Properties();
@@ -100,9 +103,18 @@ public record StreamAppConfig(
             throw new ConfigException("metrics.kafka.refresh.ms must be a number of milliseconds >= 100, got "
                     + p.getProperty("metrics.kafka.refresh.ms"));
         }
+        int maxThreads;
+        try {
+            maxThreads = Integer.parseInt(p.getProperty("threads.max", "8").trim());
+        } catch (NumberFormatException e) {
+            maxThreads = 0;
+        }
+        if (maxThreads < 1) {
+            throw new ConfigException("threads.max must be a whole number >= 1, got " + p.getProperty("threads.max"));
+        }
         return new StreamAppConfig(bootstrap, p.getProperty("application.id", "hcwatch").trim(), serde, topics, settings,
                 streams, p.getProperty("metrics.host", "0.0.0.0").trim(), port, Duration.ofMillis(refresh),
-                p.getProperty("state.dir"));
+                p.getProperty("state.dir"), maxThreads);
     }
 
     private static Topics withTopic(Topics topics, String key, String value) {

@@ -75,12 +75,12 @@ public final class FleetGauges {
         if (!due("tg\n" + targetGroup)) {
             return;
         }
-        Histogram h = s.latency.window(s.clock, settings.millis("headroom.window"));
+        Histogram h = s.latency.window(s.time.clock, settings.millis("headroom.window"));
         boolean enough = h.getTotalCount() > 0;
         double p99 = enough ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN;
         double timeout = s.check.timeoutMs == null ? Double.NaN : s.check.timeoutMs / 1000.0;
         // the detector's own test (pool or per zone, only once targets are known), so the gauge and the alert agree
-        boolean failOpen = !failOpenDetector.evaluate(s, s.clock).isEmpty();
+        boolean failOpen = !failOpenDetector.evaluate(s, s.time.clock).isEmpty();
         FleetSnapshot snap = new FleetSnapshot(s.healthy(), s.registered(),
                 enough ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
                 enough ? h.getValueAtPercentile(95) / 1000.0 : Double.NaN, p99, timeout,
@@ -115,7 +115,7 @@ public final class FleetGauges {
             FrontendSeconds f = e.getValue();
             int sessions = 0;
             for (int i = 0; i < f.second.length; i++) {
-                if (f.within(i, h.clock, 2_000)) {
+                if (f.within(i, h.time.clock, 2_000)) {
                     sessions = Math.max(sessions, f.maxFeconn[i]);
                 }
             }

@@ -48,12 +48,17 @@ public final class BenchWorkload {
         this.distinctClients = distinctClients;
     }
 
-    /** Generates {@code count} lines in event-time order. */
+    /** Generates {@code count} lines in event-time order, from {@link #T0}. */
     public void generate(long count, Consumer<Line> out) {
+        generate(count, T0, out);
+    }
+
+    /** Generates {@code count} lines in event-time order, the first at {@code start}. */
+    public void generate(long count, long start, Consumer<Line> out) {
         SplittableRandom random = new SplittableRandom(seed);
         long checkEvery = Math.max(1, linesPerSecond / (TARGET_GROUPS * TARGETS / 10));
         for (long i = 0; i < count; i++) {
-            long ts = T0 + i * 1000 / linesPerSecond;
+            long ts = start + i * 1000 / linesPerSecond;
             int pick = random.nextInt(100);
             if (i % checkEvery == 0 || pick >= 90) {
                 out.accept(new Line(Source.ALB_HEALTH, ts, bytes(AlbHealthCheckLogFormat.format(check(random, ts)))));

@@ -109,7 +109,7 @@ public final class LiveBench {
                     median(hcwatch.stream().map(Rate::cpuMicrosPerRecord).toList()),
                     median(passThrough.stream().map(Rate::cpuMicrosPerRecord).toList()));
 
-            latency(broker, registry, latencySamples, streamsConfig, out);
+            latency(broker, registry, latencySamples, partitions, streamsConfig, out);
         }
     }
 
@@ -262,7 +262,7 @@ public final class LiveBench {
     }
 
     /** Wall time from producing "backend X has no server available!" to its alert, under background load. */
-    private static void latency(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, int samples,
+    private static void latency(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, int samples, int partitions,
             Map<String, String> streamsConfig, PrintStream out) throws Exception {
         StreamAppConfig config = config(broker, registry, "hcwatch-latency", streamsConfig);
         try (Admin admin = broker.admin()) {
@@ -288,7 +288,7 @@ public final class LiveBench {
             while (alerts.assignment().isEmpty()) {
                 alerts.poll(Duration.ofMillis(100));
             }
-            Thread background = new Thread(() -> backgroundLoad(producer, running), "background-load");
+            Thread background = new Thread(() -> backgroundLoad(producer, running, partitions), "background-load");
             background.start();
             HaproxyLineFormat format = new HaproxyLineFormat(ZoneOffset.UTC);
             for (int i = 0; i < samples + 10; i++) {
@@ -335,14 +335,15 @@ public final class LiveBench {
                 percentile(latencies, 99) / 1000, latencies.get(latencies.size() - 1) / 1000);
     }
 
-    private static void backgroundLoad(KafkaProducer<byte[], byte[]> producer, AtomicBoolean running) {
+    private static void backgroundLoad(KafkaProducer<byte[], byte[]> producer, AtomicBoolean running, int partitions) {
         BenchWorkload workload = new BenchWorkload(5, 5_000, false);
-        long start = System.currentTimeMillis();
+        int[] next = {0};
         while (running.get()) {
             long sliceStart = System.nanoTime();
-            long offset = System.currentTimeMillis() - BenchWorkload.T0;
-            workload.generate(500, line -> producer.send(new ProducerRecord<>(TOPICS.input(line.source()), null,
-                    line.eventTime() + offset, null, line.value())));
+            // live telemetry: the lines carry the time they are sent, as the alert-raising line does, and
+            // reach every partition the way shippers that pick a partition per line spread them
+            workload.generate(500, System.currentTimeMillis(), line -> producer.send(new ProducerRecord<>(
+                    TOPICS.input(line.source()), next[0]++ % partitions, line.eventTime(), null, line.value())));
             long spent = (System.nanoTime() - sliceStart) / 1_000_000;
             try {
                 TimeUnit.MILLISECONDS.sleep(Math.max(0, 100 - spent));

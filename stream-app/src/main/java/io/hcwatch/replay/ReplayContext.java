@@ -1,6 +1,6 @@
 package io.hcwatch.replay;
 
-import io.hcwatch.detect.EvaluationSteps;
+import io.hcwatch.time.EvaluationSteps;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;

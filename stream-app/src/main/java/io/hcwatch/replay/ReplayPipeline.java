@@ -63,6 +63,7 @@ public final class ReplayPipeline {
     private static ReplayContext<String, Alert> monitorContext(String store, Consumer<Record<String, Alert>> out) {
         ReplayContext<String, Alert> ctx = new ReplayContext<>(out);
         ctx.addStore(store, WriteBehindStore.detached());
+        ctx.addStore(MonitorProcessor.clockStore(store), WriteBehindStore.detached());
         return ctx;
     }
 
@@ -71,10 +72,16 @@ public final class ReplayPipeline {
         ((MonitorProcessor<Object>) p).init(ctx);
     }
 
-    /** One input value, with the event time it will be ordered by and where it came from. */
+    /**
+     * One input value, with the event time it will be ordered by and where it came from. The files
+     * are merged into one event-time order, so every source has been read up to this time: each
+     * ingest's clocks move with it (as all sources of one input partition share a task live).
+     */
     public void feed(Source source, byte[] value, long eventTime, String origin, long line) {
+        for (ReplayContext<String, Routed> c : ingestContexts.values()) {
+            c.advance(eventTime);
+        }
         ReplayContext<String, Routed> ctx = ingestContexts.get(source);
-        ctx.advance(eventTime);
         ctx.setMetadata(origin, 0, line);
         ingest.get(source).process(new Record<>(null, value, eventTime));
         offset++;

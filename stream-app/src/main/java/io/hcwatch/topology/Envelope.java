@@ -3,6 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
@@ -29,7 +30,9 @@ public record Envelope(Kind kind, Object record, String upstream) {
         HAPROXY_TRAFFIC(5, HaproxyTraffic.getClassSchema()),
         CLIENT_TRAFFIC(6, ClientTraffic.getClassSchema()),
         /** Health checks of one target group, in the order they were read: one record instead of one each. */
-        HEALTH_CHECKS(7, Schema.createArray(HealthCheckResult.getClassSchema()));
+        HEALTH_CHECKS(7, Schema.createArray(HealthCheckResult.getClassSchema())),
+        /** Not telemetry: the upstream's report of how far it has got (see {@link io.hcwatch.time.MonitorClock}). */
+        PROGRESS(8, UpstreamProgress.getClassSchema());
 
         final byte tag;
         final Schema schema;
@@ -65,6 +68,15 @@ public record Envelope(Kind kind, Object record, String upstream) {
     /** Health checks of one target group from one input partition, in the order they were read. */
     public static Envelope checks(List<HealthCheckResult> checks, String upstream) {
         return new Envelope(Kind.HEALTH_CHECKS, checks, upstream);
+    }
+
+    /** An upstream's report that it has sent on everything up to {@code time}. */
+    public static Envelope progress(String upstream, long time, boolean idle) {
+        return new Envelope(Kind.PROGRESS, new UpstreamProgress(time, idle), upstream);
+    }
+
+    public boolean isProgress() {
+        return kind == Kind.PROGRESS;
     }
 
     private static Kind kindOf(SpecificRecord record) {

@@ -7,6 +7,7 @@ import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.detect.fleet.FleetMonitor;
 import io.hcwatch.detect.fleet.FleetState;
+import io.hcwatch.time.KeyClock;
 import java.util.List;
 import java.util.function.BiConsumer;
 
@@ -32,15 +33,10 @@ final class FleetAdapter implements MonitorAdapter<FleetState> {
     }
 
     @Override
-    public boolean isLate(FleetState state, long eventTime) {
-        return monitor.isLate(state, eventTime);
-    }
-
-    @Override
     public List<Notification> apply(FleetState state, Envelope e) {
         return switch (e.kind()) {
-            case HEALTH_CHECK -> monitor.onCheck(state, (HealthCheckResult) e.record(), e.upstream());
-            case HEALTH_CHECKS -> monitor.onChecks(state, checks(e), e.upstream());
+            case HEALTH_CHECK -> monitor.onCheck(state, (HealthCheckResult) e.record());
+            case HEALTH_CHECKS -> monitor.onChecks(state, checks(e));
             case BACKEND_EVENT -> monitor.onBackendEvent(state, (BackendEvent) e.record());
             case LB_CONFIG -> monitor.onConfig(state, (LbConfig) e.record());
             case TARGET_TRAFFIC -> monitor.onTraffic(state, (TargetTraffic) e.record());
@@ -54,18 +50,13 @@ final class FleetAdapter implements MonitorAdapter<FleetState> {
     }
 
     @Override
-    public List<Notification> onTime(FleetState state, long now) {
-        return monitor.onTime(state, now);
+    public List<Notification> reach(FleetState state, long now) {
+        return monitor.reach(state, now);
     }
 
     @Override
-    public List<Notification> onStreamTime(FleetState state, long now) {
-        return monitor.onStreamTime(state, now);
-    }
-
-    @Override
-    public long clock(FleetState state) {
-        return state.clock;
+    public KeyClock clock(FleetState state) {
+        return state.time;
     }
 
     @Override

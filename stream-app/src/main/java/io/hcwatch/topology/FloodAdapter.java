@@ -4,6 +4,7 @@ import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.detect.flood.FloodMonitor;
 import io.hcwatch.detect.flood.FloodState;
+import io.hcwatch.time.KeyClock;
 import java.util.List;
 
 /** Client floods: keyed by platform/scope (an HAProxy frontend over all its hosts, or an ALB). */
@@ -27,11 +28,6 @@ final class FloodAdapter implements MonitorAdapter<FloodState> {
     }
 
     @Override
-    public boolean isLate(FloodState state, long eventTime) {
-        return monitor.isLate(state, eventTime);
-    }
-
-    @Override
     public List<Notification> apply(FloodState state, Envelope e) {
         if (e.kind() != Envelope.Kind.CLIENT_TRAFFIC) {
             throw new IllegalArgumentException("flood monitor cannot take " + e.kind());
@@ -40,12 +36,12 @@ final class FloodAdapter implements MonitorAdapter<FloodState> {
     }
 
     @Override
-    public List<Notification> onTime(FloodState state, long now) {
-        return monitor.onTime(state, now);
+    public List<Notification> reach(FloodState state, long now) {
+        return monitor.reach(state, now);
     }
 
     @Override
-    public long clock(FloodState state) {
-        return state.clock;
+    public KeyClock clock(FloodState state) {
+        return state.time;
     }
 }

@@ -5,6 +5,7 @@ import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.detect.slots.HostState;
 import io.hcwatch.detect.slots.SlotMonitor;
+import io.hcwatch.time.KeyClock;
 import java.util.List;
 import java.util.function.BiConsumer;
 
@@ -30,11 +31,6 @@ final class HostAdapter implements MonitorAdapter<HostState> {
     }
 
     @Override
-    public boolean isLate(HostState state, long eventTime) {
-        return monitor.isLate(state, eventTime);
-    }
-
-    @Override
     public List<Notification> apply(HostState state, Envelope e) {
         return switch (e.kind()) {
             case HAPROXY_TRAFFIC -> monitor.onTraffic(state, (HaproxyTraffic) e.record());
@@ -44,13 +40,13 @@ final class HostAdapter implements MonitorAdapter<HostState> {
     }
 
     @Override
-    public List<Notification> onTime(HostState state, long now) {
-        return monitor.onTime(state, now);
+    public List<Notification> reach(HostState state, long now) {
+        return monitor.reach(state, now);
     }
 
     @Override
-    public long clock(HostState state) {
-        return state.clock;
+    public KeyClock clock(HostState state) {
+        return state.time;
     }
 
     @Override

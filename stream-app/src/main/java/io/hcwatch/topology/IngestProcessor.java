@@ -13,6 +13,7 @@ import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.topology.Routed.Destination;
+import io.hcwatch.time.UpstreamClock;
 import io.hcwatch.topology.state.WriteBehindStore;
 import io.hcwatch.traffic.TrafficCombiner;
 import java.nio.ByteBuffer;
@@ -37,6 +38,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 public final class IngestProcessor implements Processor<byte[], byte[], String, Routed> {
 
     static final String PENDING_KEY = "pending";
+    /** Key of progress reports on the monitor topics; they go to every partition whatever the key. */
+    static final String PROGRESS_KEY = "";
 
     private final Source source;
     private final Decoder decoder;
@@ -44,16 +47,29 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private final String pendingStore;
     private final Duration flushInterval;
     private final int sketchCapacity;
+    private final UpstreamClock progress;
+    private final String topic;
+    private final InputLag inputLag;
+    private int partition;
     private ProcessorContext<String, Routed> context;
     private WriteBehindStore<TrafficCombiner> pending;
     private TrafficCombiner combiner;
     private io.micrometer.core.instrument.Counter parsed;
     private long newestSecond = Long.MIN_VALUE;
+    /** A second was sent on while routing the current record: report progress once it is held too. */
+    private boolean secondsSent;
     private String upstream;
 
+    /**
+     * @param idleTimeout wall time without a record after which this source's partition, holding
+     *                    nothing, reports itself idle (zero in replay: idle whenever nothing is held)
+     */
     public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
-                           Duration flushInterval, int sketchCapacity) {
+                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, String topic, InputLag inputLag) {
         this.source = source;
+        this.topic = topic;
+        this.inputLag = inputLag;
+        this.progress = source.paces().isEmpty() ? null : new UpstreamClock(idleTimeout.toMillis());
         this.sketchCapacity = sketchCapacity;
         this.decoder = decoder;
         this.metrics = metrics;
@@ -64,12 +80,16 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void init(ProcessorContext<String, Routed> context) {
         this.context = context;
-        this.upstream = source.id() + "-" + context.taskId().partition();
+        this.partition = context.taskId().partition();
+        this.upstream = source.id() + "-" + partition;
         this.parsed = metrics.parsedCounter(source.id());
         if (pendingStore != null) {
             pending = context.getStateStore(pendingStore);
             combiner = pending.get(PENDING_KEY);
-            context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> flush(Long.MAX_VALUE));
+            context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> {
+                flush(Long.MAX_VALUE);
+                reportProgress();
+            });
         }
     }
 
@@ -86,31 +106,46 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         if (result instanceof ParseResult.Ok<?> ok) {
             parsed.increment();
             route(ok.value());
+            if (secondsSent) {
+                secondsSent = false;
+                reportProgress();
+            }
         } else if (result instanceof ParseResult.Rejected<?> rejected) {
+            if (progress != null) {
+                progress.readUntimed(context.currentSystemTimeMs());
+            }
             metrics.rejected(source.id(), rejected.reason());
             context.forward(new Record<>(source.id(), Routed.dead(deadLetter(record, rejected)), record.timestamp()));
         } else if (result instanceof ParseResult.Skipped<?> skipped) {
+            if (progress != null) {
+                progress.readUntimed(context.currentSystemTimeMs());
+            }
             metrics.skipped(source.id(), skipped.kind());
         }
     }
 
     private void route(Object r) {
         if (r instanceof AlbTrafficLine a) {
+            read(a.time());
             combine(a.time()).addAlb(a);
             pending.markChanged(PENDING_KEY);
         } else if (r instanceof HaproxyRequest h) {
+            read(h.getTs().toEpochMilli());
             combine(h.getTs().toEpochMilli()).addHaproxy(h);
             pending.markChanged(PENDING_KEY);
         } else if (r instanceof HealthCheckResult h) {
+            read(h.getTs().toEpochMilli());
             List<HealthCheckResult> full = combine(h.getTs().toEpochMilli()).addCheck(h);
             pending.markChanged(PENDING_KEY);
             if (full != null) {
                 sendChecks(full);
             }
         } else if (r instanceof BackendEvent e) {
+            read(e.getTs().toEpochMilli());
             // a server's state change must not overtake the checks read before it
             flushChecks();
             send(Destination.FLEET, e.getBackend(), e, e.getTs().toEpochMilli());
+            secondsSent = true;
         } else if (r instanceof LbConfig c) {
             long ts = c.getTs().toEpochMilli();
             if (c.getKind() == ConfigKind.target_group) {
@@ -121,6 +156,33 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             }
         } else {
             throw new IllegalStateException("no route for " + r.getClass().getSimpleName());
+        }
+    }
+
+    private void read(long eventTime) {
+        if (progress != null) {
+            progress.read(eventTime, context.currentSystemTimeMs());
+        }
+    }
+
+    /**
+     * Tells every monitor this source paces how far its partition has got, when that changed: the
+     * monitors hold what is ahead of their slowest upstream, so records read far apart still meet in
+     * event-time order (see {@link io.hcwatch.time.MonitorClock}). Sent after what it covers, on the
+     * same topics, so it never overtakes a record it vouches for.
+     */
+    private void reportProgress() {
+        if (progress == null) {
+            return;
+        }
+        UpstreamClock.Report report = progress.report(combiner == null ? Long.MAX_VALUE : combiner.oldestHeld(),
+                context.currentSystemTimeMs(), inputLag.lag(topic, partition) > 0);
+        if (report == null) {
+            return;
+        }
+        Envelope marker = Envelope.progress(upstream, report.time(), report.idle());
+        for (Destination d : source.paces()) {
+            context.forward(new Record<>(PROGRESS_KEY, Routed.to(d, marker), Math.max(0, report.time())));
         }
     }
 
@@ -138,6 +200,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         if (second > newestSecond) {
             if (newestSecond != Long.MIN_VALUE) {
                 flush(second);
+                secondsSent = true;
             }
             newestSecond = second;
         }

@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.alert.Notification;
+import io.hcwatch.time.KeyClock;
 import java.util.List;
 
 /** What {@link MonitorProcessor} needs to know about one kind of monitor and its per-key state. */
@@ -11,19 +12,13 @@ public interface MonitorAdapter<S> {
 
     S newState(String key, Envelope first);
 
-    boolean isLate(S state, long eventTime);
-
+    /** One record reaches its key: the steps due before it run, then the record, then what holds is judged. */
     List<Notification> apply(S state, Envelope envelope);
 
-    /** No input at all for a while: time passes for every key (the wall clock extrapolates it). */
-    List<Notification> onTime(S state, long now);
+    /** Time reaches {@code now} for this key without a record of its own: the steps due up to it run. */
+    List<Notification> reach(S state, long now);
 
-    /** Stream time moved on through other keys' records; by default the same as {@link #onTime}. */
-    default List<Notification> onStreamTime(S state, long now) {
-        return onTime(state, now);
-    }
-
-    long clock(S state);
+    KeyClock clock(S state);
 
     /** Called after every change, e.g. to update gauges. */
     default void changed(String key, S state) {

@@ -2,9 +2,13 @@ package io.hcwatch.topology;
 
 import io.hcwatch.alert.AlertFactory;
 import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.Alert;
-import io.hcwatch.detect.EvaluationSteps;
+import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
+import io.hcwatch.time.KeyClock;
+import io.hcwatch.time.MonitorClock;
+import io.hcwatch.time.TimeSettings;
 import io.hcwatch.topology.state.WriteBehindStore;
 import java.time.Duration;
 import java.util.List;
@@ -15,103 +19,128 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * Runs one kind of monitor over its keyed input: keeps each key's state in a write-behind
- * store, feeds it every envelope, and turns the lifecycle's notifications into alerts keyed by
- * dedup_key. Evaluation steps follow the monitor's own time, the newest event time of its own
- * input, rather than the task's stream time: a task may read other inputs too, and a monitor
- * whose input lags (HAProxy logs read after the same minutes' health checks) must not be
- * stepped past the data it has yet to see. When the input stops altogether, a wall-clock
- * punctuation keeps time moving so silence is noticed (live mode only).
+ * store, and lets the task's {@link MonitorClock} decide when each record reaches its key and
+ * when evaluation steps run (the watermark over the upstreams' progress reports); turns the
+ * lifecycle's notifications into alerts keyed by dedup_key.
  */
 public final class MonitorProcessor<S> implements Processor<String, Envelope, String, Alert> {
+
+    /** How often the wall clock is looked at (silent upstreams, silence); live only. */
+    static final Duration WALL_TICK = Duration.ofSeconds(1);
 
     private final MonitorAdapter<S> adapter;
     private final String storeName;
     private final AlertFactory alerts;
     private final PipelineMetrics metrics;
-    private final Duration step;
-    private final boolean silenceClock;
+    private final MonitorClock<Envelope> clock;
+    private final boolean live;
+    private final long graceMillis;
+    private final Keys keys = new Keys();
+    private final ClockGauges gauges;
     private ProcessorContext<String, Alert> context;
     private WriteBehindStore<S> store;
-    private long ownTime = Long.MIN_VALUE;
-    private long wallAtOwnTime;
-    private long nextStep = Long.MIN_VALUE;
+    private WriteBehindStore<SavedClock.Entry> clockStore;
 
+    /**
+     * @param live whether the wall clock matters: silent upstreams stop being waited for after the
+     *             idle timeout and time moves on when all input stops (off in replay, where time is
+     *             the input's alone)
+     */
     public MonitorProcessor(MonitorAdapter<S> adapter, String storeName, AlertFactory alerts, PipelineMetrics metrics,
-                            Duration step, boolean silenceClock) {
+                            ClockGauges gauges, TimeSettings time, boolean live) {
+        this.gauges = gauges;
         this.adapter = adapter;
         this.storeName = storeName;
         this.alerts = alerts;
         this.metrics = metrics;
-        this.step = step;
-        this.silenceClock = silenceClock;
+        this.live = live;
+        this.graceMillis = time.grace().toMillis();
+        this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, live ? time.idleTimeout().toMillis() : 0,
+                time.maxUpstreamLag().toMillis(), live && time.silence());
+    }
+
+    /** The store keeping a monitor's clock beside its keys' state. */
+    public static String clockStore(String storeName) {
+        return storeName + "-clock";
     }
 
     @Override
     public void init(ProcessorContext<String, Alert> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
-        if (silenceClock) {
-            context.schedule(step, PunctuationType.WALL_CLOCK_TIME, this::wallTick);
+        this.clockStore = context.getStateStore(clockStore(storeName));
+        SavedClock.restore(clockStore, clock, context.currentSystemTimeMs());
+        gauges.add(adapter.name(), clock);
+        if (live) {
+            context.schedule(WALL_TICK, PunctuationType.WALL_CLOCK_TIME, wall -> {
+                clock.wallTick(wall, keys);
+                clockStore.markChanged(SavedClock.HEADER);
+            });
         }
     }
 
     @Override
     public void process(Record<String, Envelope> record) {
-        String key = record.key();
         Envelope envelope = record.value();
-        if (key == null || envelope == null) {
+        if (envelope == null) {
             return;
         }
-        S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
-        for (long eventTime : EventTimes.each(envelope)) {
-            if (adapter.isLate(state, eventTime)) {
-                // Counted, still applied: per-target state ignores what is older than it knows, and the
-                // windows drop what is older than they cover. Dropping here would lose whole partitions'
-                // worth of input whenever upstream tasks run unevenly (a backlog after downtime).
-                metrics.late(adapter.name());
+        long wall = context.currentSystemTimeMs();
+        if (envelope.isProgress()) {
+            UpstreamProgress p = (UpstreamProgress) envelope.record();
+            clock.report(envelope.upstream(), p.getTime(), p.getIdle(), wall, keys);
+        } else if (record.key() != null) {
+            clock.offer(record.key(), envelope, record.timestamp(), wall, keys);
+        }
+        clockStore.markChanged(SavedClock.HEADER);
+    }
+
+    @Override
+    public void close() {
+        gauges.remove(adapter.name(), clock);
+    }
+
+    /** The monitor's keys, as the clock drives them. */
+    private final class Keys implements MonitorClock.Stage<Envelope> {
+
+        @Override
+        public void apply(String key, Envelope envelope, long time, boolean late) {
+            S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
+            if (late) {
+                // counted, still applied: per-target state ignores what is older than it knows, and the
+                // windows drop what is older than they cover
+                long lateBefore = clock.watermark() - graceMillis;
+                for (long t : EventTimes.each(envelope)) {
+                    if (t < lateBefore) {
+                        metrics.late(adapter.name());
+                    }
+                }
             }
+            emit(adapter.apply(state, envelope));
+            adapter.changed(key, state);
         }
-        emit(adapter.apply(state, envelope));
-        adapter.changed(key, state);
-        ownTimeReached(record.timestamp());
-    }
 
-    /**
-     * This monitor's input reached {@code time}: once a step has passed since the last time, every
-     * key steps to it, so quiet keys resolve and age out too (one catch-up however many steps were
-     * skipped, as a stream-time punctuation would).
-     */
-    private void ownTimeReached(long time) {
-        if (time <= ownTime) {
-            return;
+        @Override
+        public void held(MonitorClock.Held<Envelope> h) {
+            clockStore.put(SavedClock.heldKey(h), new SavedClock.HeldRecord(h));
         }
-        ownTime = time;
-        wallAtOwnTime = context.currentSystemTimeMs();
-        long stepMillis = step.toMillis();
-        if (nextStep == Long.MIN_VALUE) {
-            nextStep = time + stepMillis;
-        } else if (time >= nextStep) {
-            nextStep = EvaluationSteps.nextDue(time, nextStep, stepMillis);
-            advanceAll(time, false);
-        }
-    }
 
-    /** No record for a whole step of wall time: extrapolate event time from the wall clock. */
-    private void wallTick(long wallNow) {
-        if (ownTime == Long.MIN_VALUE || wallNow - wallAtOwnTime < step.toMillis()) {
-            return;
+        @Override
+        public void released(MonitorClock.Held<Envelope> h) {
+            clockStore.delete(SavedClock.heldKey(h));
         }
-        advanceAll(ownTime + (wallNow - wallAtOwnTime), true);
-    }
 
-    private void advanceAll(long now, boolean silence) {
-        store.forEach((key, state) -> {
-            if (now > adapter.clock(state)) {
-                emit(silence ? adapter.onTime(state, now) : adapter.onStreamTime(state, now));
-                store.markChanged(key);
-                adapter.changed(key, state);
-            }
-        });
+        @Override
+        public void step(long at) {
+            store.forEach((key, state) -> {
+                KeyClock keyClock = adapter.clock(state);
+                if (at > keyClock.clock) {
+                    emit(adapter.reach(state, at));
+                    store.markChanged(key);
+                    adapter.changed(key, state);
+                }
+            });
+        }
     }
 
     private void emit(List<Notification> notifications) {

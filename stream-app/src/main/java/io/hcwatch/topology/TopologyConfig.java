@@ -10,6 +10,7 @@ import java.util.Map;
  * @param decoders    how each input's raw values become records
  * @param serdeConfig schema.registry.url and friends, for the Avro topics (alerts, dead letters)
  * @param liveClock   advance detectors on the wall clock when input stops (live); off for replay
+ * @param inputLag    the consumer's lag per input partition, where known (live)
  */
 public record TopologyConfig(
         Topics topics,
@@ -17,5 +18,11 @@ public record TopologyConfig(
         Map<Source, Decoder> decoders,
         Map<String, ?> serdeConfig,
         MeterRegistry meterRegistry,
-        boolean liveClock) {
+        boolean liveClock,
+        InputLag inputLag) {
+
+    public TopologyConfig(Topics topics, Settings settings, Map<Source, Decoder> decoders, Map<String, ?> serdeConfig,
+                          MeterRegistry meterRegistry, boolean liveClock) {
+        this(topics, settings, decoders, serdeConfig, meterRegistry, liveClock, InputLag.UNKNOWN);
+    }
 }

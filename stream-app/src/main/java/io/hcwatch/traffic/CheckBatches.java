@@ -56,6 +56,15 @@ public final class CheckBatches {
         return pending.isEmpty();
     }
 
+    /** Start of the oldest second a batch is held for; {@code Long.MAX_VALUE} when none is. */
+    public long oldestSecond() {
+        long oldest = Long.MAX_VALUE;
+        for (Bucket b : pending.keySet()) {
+            oldest = Math.min(oldest, b.second());
+        }
+        return oldest;
+    }
+
     /** Takes out every batch whose second started before {@code second}, oldest second first. */
     public List<List<HealthCheckResult>> drainBefore(long second) {
         List<Map.Entry<Bucket, List<HealthCheckResult>>> out = new ArrayList<>();

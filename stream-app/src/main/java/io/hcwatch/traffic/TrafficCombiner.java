@@ -145,6 +145,21 @@ public final class TrafficCombiner {
         return targetGroups.isEmpty() && frontends.isEmpty() && clients.isEmpty() && checks.isEmpty();
     }
 
+    /** Start of the oldest second still held (summaries or checks); {@code Long.MAX_VALUE} when nothing is. */
+    public long oldestHeld() {
+        long oldest = checks.oldestSecond();
+        for (Bucket b : targetGroups.keySet()) {
+            oldest = Math.min(oldest, b.second());
+        }
+        for (Bucket b : frontends.keySet()) {
+            oldest = Math.min(oldest, b.second());
+        }
+        for (Bucket b : clients.keySet()) {
+            oldest = Math.min(oldest, b.second());
+        }
+        return oldest;
+    }
+
     /** Holds a health check; returns its target group's batch, taken out, once that is full (else null). */
     public List<HealthCheckResult> addCheck(HealthCheckResult h) {
         return checks.add(h);

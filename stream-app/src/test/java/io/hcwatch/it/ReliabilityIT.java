@@ -8,7 +8,19 @@ import io.hcwatch.app.StreamAppConfig;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.config.Settings;
+import io.hcwatch.replay.ReplayPipeline;
+import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
+import io.hcwatch.topology.Topics;
+import io.hcwatch.topology.TopologyConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Comparator;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.RepeatedTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,13 +117,55 @@ class ReliabilityIT {
         Map<String, List<String>> one;
         Map<String, List<String>> two;
         try (LiveHarness h = new LiveHarness(6)) {
-            one = run(h, "one", 1, g, input, all -> all(all, AlertStatus.resolved, FLEETS));
+            one = run(h, "one", 1, guarantee(g), input, all -> all(all, AlertStatus.resolved, FLEETS));
         }
         try (LiveHarness h = new LiveHarness(6)) {
-            two = run(h, "two", 2, g, input, all -> all(all, AlertStatus.resolved, FLEETS));
+            two = run(h, "two", 2, guarantee(g), input, all -> all(all, AlertStatus.resolved, FLEETS));
         }
         assertThat(two).isEqualTo(one);
         assertThat(one.keySet()).filteredOn(k -> k.startsWith("correlated_failure/")).hasSize(FLEETS);
+    }
+
+    /** The incident as a live run sees it: a minute healthy, 40s of half the fleet failing, recovery. */
+    private List<Telemetry> incident() {
+        List<Telemetry> input = new ArrayList<>(fixture.healthy(T0, T0 + 60_000));
+        input.addAll(fixture.failing(T0 + 60_000, T0 + 100_000));
+        input.addAll(fixture.healthy(T0 + 100_000, T0 + 200_000));
+        return input;
+    }
+
+    @RepeatedTest(5)
+    void twoStreamThreadsRaiseWhatReplayRaises() throws Exception {
+        List<Telemetry> input = incident();
+        try (LiveHarness h = new LiveHarness(6)) {
+            assertThat(run(h, "threads", 1, Map.of("streams.num.stream.threads", "2"), input,
+                    all -> all(all, AlertStatus.resolved, FLEETS))).isEqualTo(replay(input));
+        }
+    }
+
+    @RepeatedTest(5)
+    void threeInstancesOnSixPartitionsRaiseWhatReplayRaises() throws Exception {
+        List<Telemetry> input = incident();
+        try (LiveHarness h = new LiveHarness(6)) {
+            assertThat(run(h, "three", 3, Map.of(), input, all -> all(all, AlertStatus.resolved, FLEETS))).isEqualTo(replay(input));
+        }
+    }
+
+    /**
+     * One input partition's producer stops for two minutes of event time, covering the whole
+     * incident, while the others go on; then it catches up. Its half of each fleet's failures is
+     * read minutes after the other half, which the monitors must still count together.
+     */
+    @RepeatedTest(5)
+    void aPartitionPausedForMinutesOfEventTimeThenCatchingUpRaisesWhatReplayRaises() throws Exception {
+        List<Telemetry> input = incident();
+        try (LiveHarness h = new LiveHarness(3)) {
+            List<Telemetry> skewed = pausePartition(input, 3, 1, T0 + 50_000, T0 + 170_000);
+            assertThat(skewed).isNotEqualTo(input);
+            // the pause lasts a few seconds of wall time: the partition stays waited for (window.idle-timeout)
+            assertThat(run(h, "paused", 2, Map.of("detect.window.idle-timeout", "60s"), skewed,
+                    all -> all(all, AlertStatus.resolved, FLEETS))).isEqualTo(replay(input));
+        }
     }
 
     @ParameterizedTest(name = "junk lines={0}")
@@ -122,12 +176,12 @@ class ReliabilityIT {
         input.addAll(fixture.healthy(T0 + 100_000, T0 + 200_000));
         Map<String, List<String>> clean;
         try (LiveHarness h = new LiveHarness(3)) {
-            clean = run(h, "clean", 1, "at_least_once", input, all -> all(all, AlertStatus.resolved, FLEETS));
+            clean = run(h, "clean", 1, guarantee("at_least_once"), input, all -> all(all, AlertStatus.resolved, FLEETS));
         }
         List<Telemetry> junky = interleaveJunk(input, junkLines);
         try (LiveHarness h = new LiveHarness(3);
              LiveHarness.TopicReader<DeadLetter> dead = h.deadLetters()) {
-            Map<String, List<String>> withJunk = run(h, "junk", 1, "at_least_once", junky,
+            Map<String, List<String>> withJunk = run(h, "junk", 1, guarantee("at_least_once"), junky,
                     all -> all(all, AlertStatus.resolved, FLEETS));
             // 100k dead letters take the reader a while on a loaded 2-core machine
             Awaitility.await().atMost(WAIT.multipliedBy(2)).until(() -> dead.poll().size() >= junkLines);
@@ -147,23 +201,24 @@ class ReliabilityIT {
         input.addAll(fixture.healthy(T0 + 100_000, T0 + 200_000));
         Map<String, List<String>> ordered;
         try (LiveHarness h = new LiveHarness(3)) {
-            ordered = run(h, "ordered", 1, "at_least_once", input, all -> all(all, AlertStatus.resolved, FLEETS));
+            ordered = run(h, "ordered", 1, guarantee("at_least_once"), input, all -> all(all, AlertStatus.resolved, FLEETS));
         }
         List<Telemetry> shuffled = shuffleWithin(input, window, new Random(7));
         assertThat(shuffled).isNotEqualTo(input);
         try (LiveHarness h = new LiveHarness(3)) {
-            assertThat(run(h, "shuffled", 1, "at_least_once", shuffled, all -> all(all, AlertStatus.resolved, FLEETS)))
+            assertThat(run(h, "shuffled", 1, guarantee("at_least_once"), shuffled, all -> all(all, AlertStatus.resolved, FLEETS)))
                     .isEqualTo(ordered);
         }
     }
 
     /** Runs {@code instances} in-process apps over {@code input}; returns dedup_key -> statuses with final severity. */
-    private static Map<String, List<String>> run(LiveHarness h, String name, int instances, String g, List<Telemetry> input,
-                                                 Predicate<List<Alert>> done) throws Exception {
+    private static Map<String, List<String>> run(LiveHarness h, String name, int instances, Map<String, String> config,
+                                                 List<Telemetry> input, Predicate<List<Alert>> done) throws Exception {
         List<StreamApp> apps = new ArrayList<>();
         try (LiveHarness.TopicReader<Alert> alerts = h.alerts()) {
             for (int i = 0; i < instances; i++) {
-                Map<String, String> cfg = new HashMap<>(guarantee(g));
+                Map<String, String> cfg = new HashMap<>(guarantee("at_least_once"));
+                cfg.putAll(config);
                 cfg.put("application.id", "hcwatch-" + name);
                 StreamApp app = new StreamApp(StreamAppConfig.load(h.appConfig(name + "-" + i, cfg)));
                 app.start();
@@ -204,6 +259,47 @@ class ReliabilityIT {
         Map<String, List<String>> out = new TreeMap<>();
         episodes.forEach((k, ids) -> out.put(k, List.of("episodes:" + ids.size(), "worst:" + worst.get(k),
                 "ends resolved:" + resolved.get(k))));
+        return out;
+    }
+
+    /** What replay of the same input raises: the files merged into event-time order, through the topology's processors. */
+    private static Map<String, List<String>> replay(List<Telemetry> input) {
+        Map<String, Object> serde = Map.of("schema.registry.url", "mock://reliability-replay");
+        TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults(),
+                Decoders.standard(Topics.defaults(), serde, Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)), serde,
+                new SimpleMeterRegistry(), false);
+        List<Alert> alerts = new ArrayList<>();
+        ReplayPipeline pipeline = new ReplayPipeline(config, alerts::add, d -> { });
+        List<Telemetry> ordered = new ArrayList<>(input);
+        ordered.sort(Comparator.comparingLong(Telemetry::eventTime));
+        long line = 0;
+        for (Telemetry t : ordered) {
+            pipeline.feed(t.source(), t.value(), t.eventTime(), "reliability", ++line);
+        }
+        pipeline.finish();
+        Map<String, List<String>> summary = summarize(alerts);
+        assertThat(summary.keySet()).as("replay raises the incident's correlated failures").filteredOn(k -> k.startsWith("correlated_failure/"))
+                .hasSize(FLEETS);
+        return summary;
+    }
+
+    /**
+     * The records that input partition {@code paused} of {@code partitions} receives from {@code from}
+     * to {@code to}, produced only once every other partition has reached {@code to}.
+     */
+    private static List<Telemetry> pausePartition(List<Telemetry> input, int partitions, int paused, long from, long to) {
+        List<Telemetry> out = new ArrayList<>();
+        List<Telemetry> heldBack = new ArrayList<>();
+        for (Telemetry t : input) {
+            boolean inPause = t.key() != null && t.eventTime() >= from && t.eventTime() < to
+                    && Utils.toPositive(Utils.murmur2(t.key().getBytes(StandardCharsets.UTF_8))) % partitions == paused;
+            if (!heldBack.isEmpty() && t.eventTime() >= to) {
+                out.addAll(heldBack);
+                heldBack.clear();
+            }
+            (inPause ? heldBack : out).add(t);
+        }
+        out.addAll(heldBack);
         return out;
     }
 

@@ -38,7 +38,7 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
 
     /** Whether {@code t} is failing for correlation: failing now, and established or already marked unhealthy. */
     static boolean counts(FleetState s, TargetRecord t, long now, long windowMillis, long newTargetAge) {
-        return t.failingWithin(s.targetNow(t, now), windowMillis) && (!s.isNew(t, now, newTargetAge) || "unhealthy".equals(t.state));
+        return t.failingWithin(now, windowMillis) && (!s.isNew(t, now, newTargetAge) || "unhealthy".equals(t.state));
     }
 
     public int size() {

@@ -10,6 +10,7 @@ import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.Thresholds;
 import io.hcwatch.config.Settings;
+import io.hcwatch.time.KeyClock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -29,11 +30,8 @@ public final class FleetState {
     /** alb or haproxy, once known. */
     public String platform;
     public long createdAt;
-    public long clock;
-    public long lastStep;
+    public KeyClock time = new KeyClock();
     public Map<String, TargetRecord> targets = new LinkedHashMap<>();
-    /** Newest check time per input partition: how far each upstream has got in event time. */
-    public Map<String, Long> upstreamClocks = new HashMap<>();
 
     public CheckSettings check = new CheckSettings();
     public CheckSettings previousCheck;
@@ -89,11 +87,6 @@ public final class FleetState {
 
     /** Applies one health check; returns the check settings as they were before, if this record changed them. */
     public CheckSettings observeCheck(HealthCheckResult r, Settings settings) {
-        return observeCheck(r, settings, null);
-    }
-
-    /** @param upstream the check's input partition; its clock is noted by the caller first (see FleetMonitor.onCheck) */
-    public CheckSettings observeCheck(HealthCheckResult r, Settings settings, String upstream) {
         long ts = r.getTs().toEpochMilli();
         touch(ts);
         if (lb == null && r.getLb() != null) {
@@ -139,9 +132,6 @@ public final class FleetState {
             t.registeredAt = r.getRegisteredAt().toEpochMilli();
         }
         t.source = r.getSource();
-        if (upstream != null) {
-            t.upstream = upstream;
-        }
         // a late record can be the target's earliest: it was known before, not newly registered
         t.firstSeen = Math.min(t.firstSeen, ts);
         if (ts < t.lastSeen) {
@@ -306,7 +296,7 @@ public final class FleetState {
         if (createdAt == 0) {
             createdAt = ts;
         }
-        clock = Math.max(clock, ts);
+        time.clock = Math.max(time.clock, ts);
     }
 
     // ---- registry maintenance -------------------------------------------------------------
@@ -321,8 +311,7 @@ public final class FleetState {
         long silence = interval * settings.integer("registry.silent-intervals");
         for (Iterator<TargetRecord> it = targets.values().iterator(); it.hasNext(); ) {
             TargetRecord t = it.next();
-            // silent relative to its own input partition: a partition running behind the others is not silence
-            if (!"haproxy".equals(t.source) && t.lastSeen < targetNow(t, now) - silence) {
+            if (!"haproxy".equals(t.source) && t.lastSeen < now - silence) {
                 it.remove();
                 removed.add(t.id);
                 timeoutsAt.remove(t.id);
@@ -334,40 +323,7 @@ public final class FleetState {
         return removed;
     }
 
-    /** A record came through {@code upstream} (an input partition; null when unknown) at {@code ts}. */
-    public void noteUpstream(String upstream, long ts) {
-        if (upstream != null) {
-            upstreamClocks.merge(upstream, ts, Math::max);
-        }
-    }
-
     // ---- views used by detectors --------------------------------------------------------------
-
-    /**
-     * "Now" for one target: the event time its own input partition has reached, never ahead of
-     * {@code now}. A target seen through a partition that lags is judged as of that partition's
-     * time, so a backlog on one partition does not make its failures look old.
-     */
-    /**
-     * How far evaluation steps may run: the slowest input partition's time, among the partitions
-     * within {@code maxLag} of {@code newest}. Steps that run while a partition lags would judge
-     * its targets on old news, and after a restart's catch-up burst no later record would run the
-     * steps again; a partition further behind than {@code maxLag} is presumed gone and not waited for.
-     */
-    public long stepClock(long newest, long maxLag) {
-        long slowest = newest;
-        for (long c : upstreamClocks.values()) {
-            if (c >= newest - maxLag) {
-                slowest = Math.min(slowest, c);
-            }
-        }
-        return slowest;
-    }
-
-    public long targetNow(TargetRecord t, long now) {
-        Long upstreamNow = t.upstream == null ? null : upstreamClocks.get(t.upstream);
-        return upstreamNow == null ? now : Math.min(now, upstreamNow);
-    }
 
     /**
      * Whether hcwatch has watched this target group for a whole check interval, long enough to

@@ -7,7 +7,6 @@ public final class TargetRecord {
     public Integer port;
     public String zone;
     public String source;
-    public String upstream;
     public long firstSeen;
     public Long registeredAt;
     public long lastSeen;

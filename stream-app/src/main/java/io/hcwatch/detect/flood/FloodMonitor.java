@@ -3,7 +3,6 @@ package io.hcwatch.detect.flood;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.config.Settings;
-import io.hcwatch.detect.EvaluationSteps;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,13 +30,8 @@ public final class FloodMonitor {
         return s;
     }
 
-    public boolean isLate(FloodState s, long eventTime) {
-        return s.clock > 0 && eventTime < s.clock - grace;
-    }
-
     public List<Notification> onTraffic(FloodState s, ClientTraffic t) {
-        List<Notification> out = advanceTo(s, t.getBucketStart());
-        s.clock = Math.max(s.clock, t.getBucketStart());
+        List<Notification> out = reach(s, t.getBucketStart());
         FloodState.Second sec = null;
         for (FloodState.Second candidate : s.seconds) {
             if (candidate.start == t.getBucketStart()) {
@@ -58,16 +52,13 @@ public final class FloodMonitor {
         sec.merge(t.getClients(), t.getRequestKeys(), t.getRequests(), capacity);
         s.added(t.getBucketStart(), t.getClients(), t.getRequestKeys(), t.getRequests());
         prune(s);
-        out.addAll(s.alerts.observe(detector.evaluate(s, s.clock), s.clock, settings.millis("alert.renotify")));
+        out.addAll(s.alerts.observe(detector.evaluate(s, s.time.clock), s.time.clock, settings.millis("alert.renotify")));
         return out;
     }
 
-    public List<Notification> onTime(FloodState s, long now) {
-        if (s.clock == 0 || now <= s.clock) {
-            return List.of();
-        }
-        List<Notification> out = advanceTo(s, now);
-        s.clock = now;
+    /** Time reaches {@code now} for this scope: every evaluation step up to it runs (see KeyClock). */
+    public List<Notification> reach(FloodState s, long now) {
+        List<Notification> out = s.time.reach(now, step, at -> runStep(s, at));
         prune(s);
         return out;
     }
@@ -75,20 +66,11 @@ public final class FloodMonitor {
     /** Seconds older than the window plus grace can no longer matter. */
     private void prune(FloodState s) {
         long keep = settings.millis("flood.window") + grace;
-        s.seconds.removeIf(sec -> sec.start <= s.clock - keep);
+        s.seconds.removeIf(sec -> sec.start <= s.time.clock - keep);
     }
 
-    private List<Notification> advanceTo(FloodState s, long until) {
-        List<Notification> out = new ArrayList<>();
-        if (s.lastStep == 0) {
-            s.lastStep = EvaluationSteps.floor(Math.max(s.clock, until), step);
-            return out;
-        }
-        for (long at : EvaluationSteps.due(s.lastStep, until, step)) {
-            s.lastStep = at;
-            out.addAll(s.alerts.step(detector.evaluate(s, at), at, settings.millis("alert.renotify"),
-                    settings.integer("alert.clear-steps")));
-        }
-        return out;
+    private List<Notification> runStep(FloodState s, long at) {
+        return s.alerts.step(detector.evaluate(s, at), at, settings.millis("alert.renotify"),
+                settings.integer("alert.clear-steps"));
     }
 }

@@ -5,8 +5,6 @@ import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
-import io.hcwatch.detect.EvaluationSteps;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -16,13 +14,11 @@ public final class SlotMonitor {
     private final Settings settings;
     private final SocketSlotDetector detector;
     private final long step;
-    private final long grace;
 
     public SlotMonitor(Settings settings) {
         this.settings = settings;
         this.detector = new SocketSlotDetector(settings);
         this.step = settings.millis("eval.step");
-        this.grace = settings.millis("window.grace");
     }
 
     public HostState newState(String host) {
@@ -31,13 +27,8 @@ public final class SlotMonitor {
         return h;
     }
 
-    public boolean isLate(HostState h, long eventTime) {
-        return h.clock > 0 && eventTime < h.clock - grace;
-    }
-
     public List<Notification> onTraffic(HostState h, HaproxyTraffic t) {
-        List<Notification> out = advanceTo(h, t.getBucketStart());
-        h.clock = Math.max(h.clock, t.getBucketStart());
+        List<Notification> out = reach(h, t.getBucketStart());
         int ring = (int) (Math.max(settings.millis("slots.sustain"), settings.millis("window.grace")) / 1000 + 8);
         FrontendSeconds f = h.frontends.computeIfAbsent(t.getFrontend(), k -> new FrontendSeconds(ring));
         int i = f.slot(t.getBucketStart());
@@ -61,8 +52,7 @@ public final class SlotMonitor {
     }
 
     public List<Notification> onConfig(HostState h, LbConfig c) {
-        List<Notification> out = advanceTo(h, c.getTs().toEpochMilli());
-        h.clock = Math.max(h.clock, c.getTs().toEpochMilli());
+        List<Notification> out = reach(h, c.getTs().toEpochMilli());
         if (c.getKind() == ConfigKind.haproxy_process) {
             h.processMaxconn = c.getMaxconn();
         } else if (c.getKind() == ConfigKind.haproxy_frontend && c.getFrontend() != null) {
@@ -78,33 +68,21 @@ public final class SlotMonitor {
         return out;
     }
 
-    public List<Notification> onTime(HostState h, long now) {
-        if (h.clock == 0 || now <= h.clock) {
-            return List.of();
-        }
-        List<Notification> out = advanceTo(h, now);
-        h.clock = now;
-        return out;
+    /** Time reaches {@code now} for this host: every evaluation step up to it runs (see KeyClock). */
+    public List<Notification> reach(HostState h, long now) {
+        return h.time.reach(now, step, at -> runStep(h, at));
     }
 
     /** Fires what holds at the host's clock (resolving waits for the evaluation steps). */
     private List<Notification> judgeNow(HostState h) {
-        return h.alerts.observe(detector.evaluate(h, h.clock), h.clock, settings.millis("alert.renotify"));
+        return h.alerts.observe(detector.evaluate(h, h.time.clock), h.time.clock, settings.millis("alert.renotify"));
     }
 
-    private List<Notification> advanceTo(HostState h, long until) {
-        List<Notification> out = new ArrayList<>();
-        if (h.lastStep == 0) {
-            h.lastStep = EvaluationSteps.floor(Math.max(h.clock, until), step);
-            return out;
-        }
-        for (long at : EvaluationSteps.due(h.lastStep, until, step)) {
-            h.lastStep = at;
-            out.addAll(h.alerts.step(detector.evaluate(h, at), at, settings.millis("alert.renotify"),
-                    settings.integer("alert.clear-steps")));
-            // terminations are reported per step; older ones no longer describe the frontend
-            h.frontends.values().forEach(f -> f.recentTerminations.clear());
-        }
+    private List<Notification> runStep(HostState h, long at) {
+        List<Notification> out = h.alerts.step(detector.evaluate(h, at), at, settings.millis("alert.renotify"),
+                settings.integer("alert.clear-steps"));
+        // terminations are reported per step; older ones no longer describe the frontend
+        h.frontends.values().forEach(f -> f.recentTerminations.clear());
         return out;
     }
 }

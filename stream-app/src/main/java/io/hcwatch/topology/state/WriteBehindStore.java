@@ -37,6 +37,8 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     private final StateCodec<V> codec;
     private final Map<String, V> live = new HashMap<>();
     private final Set<String> dirty = new HashSet<>();
+    /** Keys the changelogged store holds (complete once everything is loaded): deleting another needs no tombstone. */
+    private final Set<String> stored = new HashSet<>();
     private boolean allLoaded;
 
     WriteBehindStore(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
@@ -62,6 +64,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
             if (bytes != null) {
                 value = codec.decode(bytes);
                 live.put(key, value);
+                stored.add(key);
             }
         }
         return value;
@@ -92,7 +95,12 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
 
     public void delete(String key) {
         live.remove(key);
-        dirty.add(key);
+        if (allLoaded && !stored.contains(key)) {
+            // written and deleted between two commits: the changelog never saw it
+            dirty.remove(key);
+        } else {
+            dirty.add(key);
+        }
     }
 
     /** Visits every key and value, loading whatever was restored from the changelog first. */
@@ -121,6 +129,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
             while (it.hasNext()) {
                 var entry = it.next();
                 String key = new String(entry.key.get(), java.nio.charset.StandardCharsets.UTF_8);
+                stored.add(key);
                 if (!live.containsKey(key) && !dirty.contains(key)) {
                     live.put(key, codec.decode(entry.value));
                 }
@@ -144,8 +153,10 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
             V value = live.get(key);
             if (value == null) {
                 inner.delete(k);
+                stored.remove(key);
             } else {
                 inner.put(k, codec.encode(value));
+                stored.add(key);
             }
         }
         dirty.clear();
@@ -156,6 +167,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     public void clearCache() {
         live.clear();
         dirty.clear();
+        stored.clear();
         allLoaded = false;
     }
 
@@ -199,6 +211,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     public void close() {
         live.clear();
         dirty.clear();
+        stored.clear();
         inner.close();
     }
 

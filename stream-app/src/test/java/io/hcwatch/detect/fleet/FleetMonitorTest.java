@@ -91,12 +91,12 @@ class FleetMonitorTest {
         }
         FleetState oneByOne = monitor.newState(TG);
         List<Notification> single = new ArrayList<>();
-        checks.forEach(c -> single.addAll(monitor.onCheck(oneByOne, c, "health-0")));
+        checks.forEach(c -> single.addAll(monitor.onCheck(oneByOne, c)));
         FleetState batched = monitor.newState(TG);
         List<Notification> batches = new ArrayList<>();
         java.util.Map<Long, List<HealthCheckResult>> bySecond = new java.util.TreeMap<>();
         checks.forEach(c -> bySecond.computeIfAbsent(c.getTs().toEpochMilli() / 1000, k -> new ArrayList<>()).add(c));
-        bySecond.values().forEach(b -> batches.addAll(monitor.onChecks(batched, b, "health-0")));
+        bySecond.values().forEach(b -> batches.addAll(monitor.onChecks(batched, b)));
 
         assertThat(single).extracting(Notification::type).contains(AlertType.CORRELATED_FAILURE);
         assertThat(batches).extracting(Notification::dedupKey, Notification::severity, Notification::firing)
@@ -170,8 +170,6 @@ class FleetMonitorTest {
             feed(timeout(TG, "i-" + i, zone(i, 3), t + i * 1000L));
         }
         assertThat(of(AlertType.CORRELATED_FAILURE)).hasSize(1);
-        assertThat(monitor.isLate(state, t - 31_000)).isTrue();
-        assertThat(monitor.isLate(state, t)).isFalse();
     }
 
     @Test
@@ -196,7 +194,7 @@ class FleetMonitorTest {
         assertThat(of(AlertType.ZONAL_FAILURE)).singleElement().satisfies(n ->
                 assertThat(n.details()).containsEntry("masked", "true").containsEntry("cross_zone", "true"));
         // once all six have failed, hcwatch's view is AWS's: 14/20 = 70% healthy, above 50%, no action
-        assertThat(monitor.findings(state, state.clock)).filteredOn(f -> f.type() == AlertType.ZONAL_FAILURE)
+        assertThat(monitor.findings(state, state.time.clock)).filteredOn(f -> f.type() == AlertType.ZONAL_FAILURE)
                 .singleElement().satisfies(f -> assertThat(f.details().get("dns_and_fail_open")).contains("14/20 healthy"));
     }
 
@@ -248,30 +246,6 @@ class FleetMonitorTest {
         }
         assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
         assertThat(of(AlertType.ZONAL_FAILURE)).isEmpty();
-    }
-
-    @Test
-    void aPartitionRunningBehindTheOthersIsNotMistakenForSilentTargets() {
-        // targets 0..5 come through partition health-0, 6..11 through health-1, which lags 40s behind
-        for (long s = T0; s < T0 + 120_000; s += 5_000) {
-            for (int i = 0; i < 6; i++) {
-                sent.addAll(monitor.onCheck(state, fiveSecondCheck(i, s), "health-0"));
-            }
-        }
-        for (long s = T0; s < T0 + 80_000; s += 5_000) {
-            for (int i = 6; i < 12; i++) {
-                sent.addAll(monitor.onCheck(state, fiveSecondCheck(i, s), "health-1"));
-            }
-        }
-        sent.addAll(monitor.onTime(state, T0 + 125_000));
-        assertThat(state.targets).hasSize(12);
-        assertThat(sent).isEmpty();
-    }
-
-    /** A passing check of a target checked every 5s: silent after 15s. */
-    private static HealthCheckResult fiveSecondCheck(int i, long ts) {
-        return check(TG, "i-" + i, zone(i, 3), ts + i, CheckOutcome.pass, 100).setState(TargetState.healthy)
-                .setCheck(Checks.checkConfig(2000, 5_000)).build();
     }
 
     @Test
@@ -360,7 +334,7 @@ class FleetMonitorTest {
         HealthCheckResult up = check("be_app", "s1", null, T0 + 15_000, CheckOutcome.pass, 3)
                 .setSource("haproxy").setState(TargetState.healthy).build();
         sent.addAll(monitor.onCheck(be, up));
-        sent.addAll(monitor.onTime(be, T0 + 60_000));
+        sent.addAll(monitor.reach(be, T0 + 60_000));
         assertThat(of(AlertType.NO_HEALTHY_TARGETS)).extracting(Notification::firing).containsExactly(true, false);
     }
 
@@ -491,7 +465,7 @@ class FleetMonitorTest {
         HealthCheckResult down = HealthCheckResult.newBuilder(check).setActiveServersLeft(5).build();
         sent.addAll(monitor.onCheck(be, check));
         sent.addAll(monitor.onCheck(be, down));
-        sent.addAll(monitor.onTime(be, T0 + 30_000));
+        sent.addAll(monitor.reach(be, T0 + 30_000));
         assertThat(of(AlertType.NO_HEALTHY_TARGETS)).isEmpty();
 
         HealthCheckResult last = check("be-web", "web2", null, T0 + 31_000, CheckOutcome.connect_error, 0).setSource("haproxy")

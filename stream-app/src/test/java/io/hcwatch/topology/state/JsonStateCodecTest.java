@@ -37,7 +37,7 @@ class JsonStateCodecTest {
         FleetState original = monitor.newState("tg");
         for (long t = T0; t < T0 + 90_000; t += 10_000) {
             for (int i = 0; i < 12; i++) {
-                monitor.onCheck(original, check(i, t + i, t < T0 + 60_000 || i % 2 == 1), "health-0");
+                monitor.onCheck(original, check(i, t + i, t < T0 + 60_000 || i % 2 == 1));
             }
         }
         JsonStateCodec<FleetState> codec = new JsonStateCodec<>(FleetState.class);
@@ -50,8 +50,8 @@ class JsonStateCodecTest {
         for (long t = T0 + 90_000; t < T0 + 240_000; t += 10_000) {
             for (int i = 0; i < 12; i++) {
                 HealthCheckResult r = check(i, t + i, t >= T0 + 150_000 || i % 2 == 1);
-                monitor.onCheck(original, r, "health-0").forEach(n -> fromOriginal.add(describe(n)));
-                monitor.onCheck(restored, r, "health-0").forEach(n -> fromRestored.add(describe(n)));
+                monitor.onCheck(original, r).forEach(n -> fromOriginal.add(describe(n)));
+                monitor.onCheck(restored, r).forEach(n -> fromRestored.add(describe(n)));
             }
         }
         assertThat(fromOriginal).anyMatch(d -> d.startsWith("correlated_failure/tg resolved"));

@@ -1,4 +1,4 @@
-package io.hcwatch.detect;
+package io.hcwatch.time;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,71 @@
+package io.hcwatch.time;
+
+/**
+ * One upstream's side of the time model, kept by the ingest that reads it: how far in event time
+ * it has sent everything on, and whether it has gone idle. Its reports reach every monitor it
+ * feeds ({@link Upstreams}). Progress is the newest event time read, but never past a record still
+ * held back (a per-second summary or a batch of checks not yet sent): nothing at or below a
+ * reported time may follow, except out-of-order input, which the monitors count as late.
+ */
+public final class UpstreamClock {
+
+    /** A report to send: everything up to {@code time} has been sent; {@code idle} when nothing is read or held. */
+    public record Report(long time, boolean idle) {
+    }
+
+    private final long idleTimeoutMillis;
+    private long newest = Long.MIN_VALUE;
+    private long readAtWall = Long.MIN_VALUE;
+    private long reportedTime = Long.MIN_VALUE;
+    private boolean reportedIdle;
+    private boolean reportedOnce;
+    private long reportedAtWall;
+
+    /** @param idleTimeoutMillis wall time without a record after which an upstream holding nothing is idle (0: at once) */
+    public UpstreamClock(long idleTimeoutMillis) {
+        this.idleTimeoutMillis = idleTimeoutMillis;
+    }
+
+    /** A record with event time {@code eventTime} was read at wall time {@code wallNow}. */
+    public void read(long eventTime, long wallNow) {
+        newest = Math.max(newest, eventTime);
+        readAtWall = wallNow;
+    }
+
+    /**
+     * A record without an event time (one that did not parse) was read: the partition is being
+     * read, so it is not idle, however long it goes without telemetry (a run of junk is not silence).
+     */
+    public void readUntimed(long wallNow) {
+        readAtWall = wallNow;
+    }
+
+    /**
+     * What to report now, or null when nothing changed since the last report.
+     *
+     * @param oldestHeld event time of the oldest record still held back, {@code Long.MAX_VALUE} when none
+     */
+    public Report report(long oldestHeld, long wallNow) {
+        return report(oldestHeld, wallNow, false);
+    }
+
+    /** @param lagging the partition is known to have records not yet read: not idle, however long since the last one */
+    public Report report(long oldestHeld, long wallNow, boolean lagging) {
+        if (newest == Long.MIN_VALUE) {
+            return null;
+        }
+        long time = Math.max(reportedTime, Math.min(newest, oldestHeld == Long.MAX_VALUE ? newest : oldestHeld - 1));
+        boolean idle = !lagging && oldestHeld == Long.MAX_VALUE && wallNow - readAtWall >= idleTimeoutMillis;
+        // an unchanged report is repeated now and then while the upstream is active, so that its
+        // monitors can tell an upstream that has nothing new from one whose task has stopped
+        boolean heartbeat = idleTimeoutMillis > 0 && !idle && wallNow - reportedAtWall >= idleTimeoutMillis / 2;
+        if (reportedOnce && time == reportedTime && idle == reportedIdle && !heartbeat) {
+            return null;
+        }
+        reportedOnce = true;
+        reportedAtWall = wallNow;
+        reportedTime = time;
+        reportedIdle = idle;
+        return new Report(time, idle);
+    }
+}

@@ -1,0 +1,108 @@
+package io.hcwatch.time;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How far each upstream (one input partition of one source, e.g. {@code health-3}) has got in
+ * event time, as its ingest reports it, and the watermark that follows: the slowest upstream
+ * still worth waiting for. An upstream is not waited for when it said it is idle (nothing read for
+ * a while and nothing held), when it has not been heard from for {@code idleTimeout} of wall time
+ * (its task is gone or stuck), or when it is more than {@code maxLag} of event time behind the
+ * newest (presumed gone; what it sends later counts as late).
+ */
+public final class Upstreams {
+
+    /** What one upstream last reported. */
+    public static final class Upstream {
+        public long time = Long.MIN_VALUE;
+        public boolean idle;
+        /** Wall-clock time of the last report; not kept across restarts (a restored upstream is heard at restore). */
+        transient long heardAtWall;
+
+        public Upstream() {
+        }
+
+    }
+
+    private final long idleTimeoutMillis;
+    private final long maxLagMillis;
+    private final Map<String, Upstream> table = new LinkedHashMap<>();
+
+    /**
+     * @param idleTimeoutMillis wall time after which an upstream that stopped reporting is no longer
+     *                          waited for; 0 means never (replay, where reports are exact)
+     * @param maxLagMillis      event time behind the newest upstream beyond which one is not waited for
+     */
+    public Upstreams(long idleTimeoutMillis, long maxLagMillis) {
+        this.idleTimeoutMillis = idleTimeoutMillis;
+        this.maxLagMillis = maxLagMillis;
+    }
+
+    /** An upstream reports: everything it carried up to {@code time} has been sent. Time never goes back. */
+    public void report(String id, long time, boolean idle, long wallNow) {
+        Upstream u = table.computeIfAbsent(id, k -> new Upstream());
+        u.time = Math.max(u.time, time);
+        u.idle = idle;
+        u.heardAtWall = wallNow;
+    }
+
+    /** The newest time any upstream has reported; {@code Long.MIN_VALUE} when none has. */
+    public long newest() {
+        long newest = Long.MIN_VALUE;
+        for (Upstream u : table.values()) {
+            newest = Math.max(newest, u.time);
+        }
+        return newest;
+    }
+
+    /**
+     * The event time up to which every upstream worth waiting for has reported; when none is
+     * (all idle, silent or far behind), the newest report: nothing is left to wait for.
+     */
+    public long watermark(long wallNow) {
+        long newest = newest();
+        long slowest = Long.MAX_VALUE;
+        for (Upstream u : table.values()) {
+            if (waitedFor(u, newest, wallNow)) {
+                slowest = Math.min(slowest, u.time);
+            }
+        }
+        return slowest == Long.MAX_VALUE ? newest : slowest;
+    }
+
+    /** Whether any upstream is still worth waiting for (one that is active, heard from and not far behind). */
+    public boolean anyActive(long wallNow) {
+        long newest = newest();
+        for (Upstream u : table.values()) {
+            if (waitedFor(u, newest, wallNow)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean waitedFor(Upstream u, long newest, long wallNow) {
+        if (u.idle) {
+            return false;
+        }
+        if (idleTimeoutMillis > 0 && wallNow - u.heardAtWall >= idleTimeoutMillis) {
+            return false;
+        }
+        return u.time >= newest - maxLagMillis;
+    }
+
+    /** The reports, for the monitor's changelog. */
+    public Map<String, Upstream> table() {
+        return table;
+    }
+
+    /** After a restart: the saved reports, each counted as heard just now. */
+    public void restore(Map<String, Upstream> saved, long wallNow) {
+        table.clear();
+        saved.forEach((id, u) -> {
+            u.heardAtWall = wallNow;
+            table.put(id, u);
+        });
+    }
+}

@@ -1,0 +1,75 @@
+package io.hcwatch.time;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** What an ingest reports about its partition, with explicit event and wall times. */
+class UpstreamClockTest {
+
+    private static final long T0 = 1_772_546_400_000L;
+    private static final long IDLE = 10_000;
+    private static final long NOTHING_HELD = Long.MAX_VALUE;
+
+    private final UpstreamClock clock = new UpstreamClock(IDLE);
+
+    @Test
+    void nothingIsReportedBeforeTheFirstRecord() {
+        assertThat(clock.report(NOTHING_HELD, 0)).isNull();
+    }
+
+    @Test
+    void progressStopsShortOfTheOldestRecordStillHeld() {
+        clock.read(T0 + 2_500, 0);
+        assertThat(clock.report(T0 + 2_000, 0)).isEqualTo(new UpstreamClock.Report(T0 + 1_999, false));
+        // once the held second is sent on, everything read so far is covered
+        assertThat(clock.report(NOTHING_HELD, 50)).isEqualTo(new UpstreamClock.Report(T0 + 2_500, false));
+    }
+
+    @Test
+    void progressNeverGoesBackWhenAnOlderRecordArrivesLate() {
+        clock.read(T0 + 5_000, 0);
+        clock.report(NOTHING_HELD, 0);
+        clock.read(T0 + 1_000, 10);
+        assertThat(clock.report(T0 + 1_000, 10)).isNull();
+    }
+
+    @Test
+    void anUpstreamHoldingNothingAndReadingNothingForTheIdleTimeoutIsIdle() {
+        clock.read(T0, 0);
+        clock.report(NOTHING_HELD, 0);
+        assertThat(clock.report(NOTHING_HELD, IDLE - 1)).as("still active: a repeat").isEqualTo(new UpstreamClock.Report(T0, false));
+        assertThat(clock.report(NOTHING_HELD, IDLE)).isEqualTo(new UpstreamClock.Report(T0, true));
+        assertThat(clock.report(NOTHING_HELD, IDLE * 5)).as("said once").isNull();
+    }
+
+    @Test
+    void recordsThatDoNotParseKeepAPartitionFromLookingIdle() {
+        clock.read(T0, 0);
+        clock.report(NOTHING_HELD, 0);
+        for (long wall = 1_000; wall <= 3 * IDLE; wall += 1_000) {
+            clock.readUntimed(wall);
+            UpstreamClock.Report r = clock.report(NOTHING_HELD, wall);
+            assertThat(r == null || !r.idle()).as("at %d", wall).isTrue();
+        }
+    }
+
+    @Test
+    void anActiveUpstreamWithNothingNewRepeatsItsReportEveryHalfIdleTimeout() {
+        clock.read(T0, 0);
+        clock.report(NOTHING_HELD, 0);
+        clock.readUntimed(IDLE / 2 - 1);
+        assertThat(clock.report(NOTHING_HELD, IDLE / 2 - 1)).isNull();
+        clock.readUntimed(IDLE / 2);
+        assertThat(clock.report(NOTHING_HELD, IDLE / 2)).isEqualTo(new UpstreamClock.Report(T0, false));
+    }
+
+    @Test
+    void inReplayAnUpstreamHoldingNothingIsIdleAtOnceAndNeverRepeatsItself() {
+        UpstreamClock replay = new UpstreamClock(0);
+        replay.read(T0, T0);
+        assertThat(replay.report(T0, T0)).isEqualTo(new UpstreamClock.Report(T0 - 1, false));
+        assertThat(replay.report(NOTHING_HELD, T0)).isEqualTo(new UpstreamClock.Report(T0, true));
+        assertThat(replay.report(NOTHING_HELD, T0 + 60_000)).isNull();
+    }
+}

@@ -1,0 +1,69 @@
+package io.hcwatch.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.time.MonitorClock;
+import io.hcwatch.topology.state.WriteBehindStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A monitor clock survives a restart through its store: watermark, reports and held records, in order. */
+class SavedClockTest {
+
+    private static final long T0 = 1_772_546_400_000L;
+    private final SavedClock.Codec codec = new SavedClock.Codec();
+
+    @Test
+    void aClockRestoredFromItsEncodedEntriesReleasesTheSameRecordsInTheSameOrder() {
+        MonitorClock<Envelope> clock = new MonitorClock<>(10_000, 30_000, 10_000, 300_000, true);
+        Journal journal = new Journal();
+        clock.report("health-0", T0, false, 0, journal);
+        clock.report("health-1", T0, false, 0, journal);
+        clock.offer("tg-a", check("tg-a", T0 + 3_000), T0 + 3_000, 0, journal);
+        clock.offer("tg-b", check("tg-b", T0 + 1_000), T0 + 1_000, 0, journal);
+        clock.report("health-0", T0 + 5_000, false, 0, journal);
+
+        // what a commit writes, and what a restart reads back
+        WriteBehindStore<SavedClock.Entry> restored = WriteBehindStore.detached();
+        restored.put(SavedClock.HEADER, codec.decode(codec.encode(new SavedClock.LiveHeader(clock))));
+        for (MonitorClock.Held<Envelope> h : clock.held()) {
+            restored.put(SavedClock.heldKey(h), codec.decode(codec.encode(new SavedClock.HeldRecord(h))));
+        }
+        MonitorClock<Envelope> after = new MonitorClock<>(10_000, 30_000, 10_000, 300_000, true);
+        SavedClock.restore(restored, after, 60_000);
+        assertThat(after.watermark()).isEqualTo(clock.watermark());
+        assertThat(after.heldCount()).isEqualTo(2);
+
+        Journal next = new Journal();
+        after.report("health-1", T0 + 5_000, false, 60_000, next);
+        assertThat(next.applied).containsExactly("tg-b@1", "tg-a@3");
+    }
+
+    @Test
+    void anEntryOfAKindThisVersionDoesNotKnowFailsLoudly() {
+        assertThatThrownBy(() -> codec.decode(new byte[] {9, 0, 0})).hasMessageContaining("unknown kind 9");
+    }
+
+    private static Envelope check(String tg, long ts) {
+        return Envelope.of(HealthCheckResult.newBuilder().setTs(Instant.ofEpochMilli(ts)).setSource("alb").setTargetGroup(tg)
+                .setTarget("i-1").setOutcome(CheckOutcome.pass).build());
+    }
+
+    private static final class Journal implements MonitorClock.Stage<Envelope> {
+        final List<String> applied = new ArrayList<>();
+
+        @Override
+        public void apply(String key, Envelope event, long time, boolean late) {
+            applied.add(key + "@" + (time - T0) / 1000);
+        }
+
+        @Override
+        public void step(long at) {
+        }
+    }
+}
