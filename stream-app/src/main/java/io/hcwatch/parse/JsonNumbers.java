@@ -18,7 +18,7 @@ final class JsonNumbers {
     static final long OUT_OF_RANGE = Long.MIN_VALUE + 1;
 
     /** Jackson's limit for a number token; a quoted number gets no more room than an unquoted one. */
-    static final int MAX_TEXT = 1000;
+    private static final int MAX_TEXT = 1000;
 
     private static final BigDecimal HALF = new BigDecimal("0.5");
 
@@ -55,7 +55,7 @@ final class JsonNumbers {
     }
 
     /** The value of text that is exactly a JSON number (RFC 8259 §6), else null. */
-    static BigDecimal parse(String s) {
+    private static BigDecimal parse(String s) {
         if (!isJsonNumber(s)) {
             return null;
         }
@@ -67,7 +67,7 @@ final class JsonNumbers {
         }
     }
 
-    static long rounded(BigDecimal x, long min, long max) {
+    private static long rounded(BigDecimal x, long min, long max) {
         // compareTo weighs exponents before digits, so 1e999999999 is judged without being expanded
         if (x.compareTo(BigDecimal.valueOf(min - 1)) < 0 || x.compareTo(BigDecimal.valueOf(max + 1)) > 0) {
             return OUT_OF_RANGE;
@@ -93,7 +93,7 @@ final class JsonNumbers {
     }
 
     /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}, at most {@link #MAX_TEXT} characters. */
-    static boolean isJsonNumber(String s) {
+    private static boolean isJsonNumber(String s) {
         int n = s.length();
         if (n == 0 || n > MAX_TEXT) {
             return false;
