@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
  * The JSON form of {@link HealthCheckResult} (SPEC §2): one object per line. Required:
  * {@code ts, target_group, target, outcome}; everything else optional; unknown fields ignored.
  * {@code ts} and {@code registered_at} are ISO-8601 with a zone (epoch milliseconds accepted too).
+ * Numeric fields take any JSON number or a string holding one; ranges and rounding in PARSERS.md.
  */
 public final class HealthCheckResultJson implements LineParser<HealthCheckResult> {
 
@@ -30,40 +31,24 @@ public final class HealthCheckResultJson implements LineParser<HealthCheckResult
             HealthCheckResult r = new HealthCheckResult(
                     f.instant("ts", true), f.string("source", false), f.string("lb", false),
                     f.string("target_group", true), f.string("target", true), f.string("target_ip", false),
-                    port(f), f.string("az", false), f.enumValue("outcome", CheckOutcome.class, true),
-                    nonNegative(f, "latency_ms"), f.integer("status_code", false),
+                    f.whole("port", 0, 65_535), f.string("az", false), f.enumValue("outcome", CheckOutcome.class, true),
+                    f.nonNegative("latency_ms"), f.whole("status_code", 0, 999),
                     f.enumValue("state", TargetState.class, false), f.string("reason", false),
                     checkConfig(f.object("check")), f.instant("registered_at", false),
-                    nonNegative(f, "active_servers_left"));
+                    f.nonNegative("active_servers_left"));
             return ParseResult.ok(r);
         } catch (JsonFields.Invalid invalid) {
             return ParseResult.rejected(invalid.reason, invalid.getMessage());
         }
     }
 
-    private static Integer port(JsonFields f) {
-        Integer port = f.integer("port", false);
-        if (port != null && (port < 0 || port > 65_535)) {
-            throw new JsonFields.Invalid(RejectReason.BAD_NUMBER, "field 'port' held " + port + ", expected 0..65535");
-        }
-        return port;
-    }
-
-    private static Integer nonNegative(JsonFields f, String name) {
-        Integer v = f.integer(name, false);
-        if (v != null && v < 0) {
-            throw new JsonFields.Invalid(RejectReason.BAD_NUMBER, "field '" + name + "' held " + v + ", expected >= 0");
-        }
-        return v;
-    }
-
     static CheckConfig checkConfig(JsonFields check) {
         if (check == null) {
             return null;
         }
-        return new CheckConfig(check.string("path", false), check.integer("interval_ms", false),
-                check.integer("timeout_ms", false), check.integer("healthy_threshold", false),
-                check.integer("unhealthy_threshold", false));
+        return new CheckConfig(check.string("path", false), check.nonNegative("interval_ms"),
+                check.nonNegative("timeout_ms"), check.nonNegative("healthy_threshold"),
+                check.nonNegative("unhealthy_threshold"));
     }
 
     /** One line of JSON, every field of the record written (absent ones as null). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -17,8 +18,14 @@ import java.util.Arrays;
  */
 final class JsonFields {
 
+    // fractions as BigDecimal: rounding and range checks see the number as written, not a double near it
     private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    /** Epoch milliseconds of years 0000..9999: the times the writer's ISO-8601 form reads back. */
+    static final long MIN_EPOCH_MS = -62_167_219_200_000L;
+    static final long MAX_EPOCH_MS = 253_402_300_799_999L;
 
     /** Why a field was refused; only ever thrown inside this package's JSON readers. */
     static final class Invalid extends RuntimeException {
@@ -44,8 +51,10 @@ final class JsonFields {
         JsonNode tree;
         try {
             tree = json == null ? null : MAPPER.readTree(json);
-        } catch (JacksonException | StackOverflowError e) {
-            String detail = e instanceof JacksonException je ? je.getOriginalMessage() : "nesting too deep";
+        } catch (JacksonException | NumberFormatException | StackOverflowError e) {
+            // NumberFormatException: a number whose exponent is beyond ±2^31, in any field
+            String detail = e instanceof JacksonException je ? je.getOriginalMessage()
+                    : e instanceof NumberFormatException ? e.getMessage() : "nesting too deep";
             throw new Invalid(RejectReason.BAD_JSON, "input held '" + Rejections.shown(json)
                     + "', expected a JSON object: " + Rejections.shown(detail));
         }
@@ -59,7 +68,7 @@ final class JsonFields {
         JsonNode v = node.get(name);
         if (v == null || v.isNull()) {
             if (required) {
-                throw new Invalid(RejectReason.MISSING_FIELD, "field '" + path + name + "' is missing or null");
+                throw new Invalid(RejectReason.MISSING_FIELD, field(name) + " is missing or null");
             }
             return null;
         }
@@ -67,7 +76,16 @@ final class JsonFields {
     }
 
     private Invalid badType(String name, JsonNode v, String expected) {
-        return new Invalid(RejectReason.BAD_TYPE, Rejections.describe("field '" + path + name + "'", v.toString(), expected));
+        return new Invalid(RejectReason.BAD_TYPE, Rejections.describe(field(name), v.toString(), expected));
+    }
+
+    private String field(String name) {
+        return "field '" + path + name + "'";
+    }
+
+    /** A string's own text, unquoted; any other value as JSON. */
+    private static String held(JsonNode v) {
+        return v.isTextual() ? v.textValue() : v.toString();
     }
 
     String string(String name, boolean required) {
@@ -79,31 +97,58 @@ final class JsonFields {
             throw badType(name, v, "a string");
         }
         if (required && v.asText().isBlank()) {
-            throw new Invalid(RejectReason.MISSING_FIELD, "field '" + path + name + "' is empty");
+            throw new Invalid(RejectReason.MISSING_FIELD, field(name) + " is empty");
         }
         return v.asText();
     }
 
-    Integer integer(String name, boolean required) {
-        JsonNode v = value(name, required);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-            throw badType(name, v, "an integer");
-        }
-        return v.intValue();
-    }
-
-    Double decimal(String name) {
+    /**
+     * A whole number in [min, max]: any JSON number, or a string holding one, rounded half away
+     * from zero to the field's unit before its range is checked.
+     */
+    Integer whole(String name, int min, int max) {
         JsonNode v = value(name, false);
         if (v == null) {
             return null;
         }
-        if (!v.isNumber() || !Double.isFinite(v.doubleValue())) {
-            throw badType(name, v, "a number");
+        long n = JsonNumbers.whole(v, min, max);
+        if (n == JsonNumbers.NOT_A_NUMBER) {
+            throw notANumber(name, v, min + ".." + max);
         }
-        return v.doubleValue();
+        if (n == JsonNumbers.OUT_OF_RANGE) {
+            throw new Invalid(RejectReason.BAD_NUMBER, Rejections.describe(field(name), held(v),
+                    min + ".." + max + " once rounded to a whole number"));
+        }
+        return (int) n;
+    }
+
+    /** A count or a duration: a whole number from 0 to the largest an Avro int holds. */
+    Integer nonNegative(String name) {
+        return whole(name, 0, Integer.MAX_VALUE);
+    }
+
+    /** A number in [min, max], checked on the exact value written; a string holding a number too. */
+    Double decimal(String name, long min, long max) {
+        JsonNode v = value(name, false);
+        if (v == null) {
+            return null;
+        }
+        BigDecimal x = JsonNumbers.exact(v);
+        if (x == null) {
+            throw notANumber(name, v, min + ".." + max);
+        }
+        if (x.compareTo(BigDecimal.valueOf(min)) < 0 || x.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new Invalid(RejectReason.BAD_NUMBER, Rejections.describe(field(name), held(v), min + ".." + max));
+        }
+        return x.doubleValue();
+    }
+
+    private Invalid notANumber(String name, JsonNode v, String range) {
+        if (v.isTextual()) {
+            return new Invalid(RejectReason.BAD_NUMBER, Rejections.describe(field(name), v.textValue(), "a number "
+                    + range + " written as JSON writes numbers (54, 54.2, 5.42e1): no spaces, units, '+' or hex"));
+        }
+        return badType(name, v, "a number " + range + ", or a string holding one");
     }
 
     Boolean bool(String name) {
@@ -117,23 +162,31 @@ final class JsonFields {
         return v.booleanValue();
     }
 
-    /** ISO-8601 text with a zone, or epoch milliseconds; kept at millisecond precision like the Avro type. */
+    /**
+     * ISO-8601 text with a zone, or epoch milliseconds written as any number or a string holding
+     * one (rounded half away from zero); kept at millisecond precision like the Avro type.
+     */
     Instant instant(String name, boolean required) {
         JsonNode v = value(name, required);
         if (v == null) {
             return null;
         }
-        if (v.isIntegralNumber() && v.canConvertToLong()) {
-            return Instant.ofEpochMilli(v.longValue());
+        long epochMs = JsonNumbers.whole(v, MIN_EPOCH_MS, MAX_EPOCH_MS);
+        if (epochMs == JsonNumbers.OUT_OF_RANGE) {
+            throw new Invalid(RejectReason.BAD_TIMESTAMP, Rejections.describe(field(name), held(v),
+                    "epoch milliseconds " + MIN_EPOCH_MS + ".." + MAX_EPOCH_MS + " (years 0000..9999)"));
+        }
+        if (epochMs != JsonNumbers.NOT_A_NUMBER) {
+            return Instant.ofEpochMilli(epochMs);
         }
         if (!v.isTextual()) {
-            throw badType(name, v, "an ISO-8601 time such as 2026-03-03T14:32:45.120Z");
+            throw badType(name, v, "an ISO-8601 time such as 2026-03-03T14:32:45.120Z, or epoch milliseconds");
         }
         try {
             return OffsetDateTime.parse(v.asText()).toInstant().truncatedTo(ChronoUnit.MILLIS);
         } catch (DateTimeParseException e) {
-            throw new Invalid(RejectReason.BAD_TIMESTAMP, Rejections.describe("field '" + path + name + "'",
-                    v.asText(), "an ISO-8601 time with zone such as 2026-03-03T14:32:45.120Z"));
+            throw new Invalid(RejectReason.BAD_TIMESTAMP, Rejections.describe(field(name), v.asText(),
+                    "an ISO-8601 time with zone such as 2026-03-03T14:32:45.120Z, or epoch milliseconds"));
         }
     }
 
@@ -147,7 +200,7 @@ final class JsonFields {
                 return constant;
             }
         }
-        throw new Invalid(RejectReason.BAD_ENUM, Rejections.describe("field '" + path + name + "'", text,
+        throw new Invalid(RejectReason.BAD_ENUM, Rejections.describe(field(name), text,
                 "one of " + Arrays.toString(type.getEnumConstants())));
     }
 

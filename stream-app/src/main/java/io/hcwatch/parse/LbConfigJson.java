@@ -25,33 +25,21 @@ public final class LbConfigJson implements LineParser<LbConfig> {
             JsonFields f = JsonFields.parseObject(json);
             ConfigKind kind = f.enumValue("kind", ConfigKind.class, true);
             LbConfig config = new LbConfig(kind, f.string("id", true), f.instant("ts", true), f.string("lb", false),
-                    f.bool("cross_zone"), count(f, "registered_targets"), thresholds(f.object("unhealthy_state_routing")),
+                    f.bool("cross_zone"), f.nonNegative("registered_targets"), thresholds(f.object("unhealthy_state_routing")),
                     thresholds(f.object("dns_failover")), HealthCheckResultJson.checkConfig(f.object("health_check")),
-                    f.string("host", false), f.string("frontend", false), count(f, "maxconn"));
+                    f.string("host", false), f.string("frontend", false), f.nonNegative("maxconn"));
             return ParseResult.ok(config);
         } catch (JsonFields.Invalid invalid) {
             return ParseResult.rejected(invalid.reason, invalid.getMessage());
         }
     }
 
-    private static Integer count(JsonFields f, String name) {
-        Integer v = f.integer(name, false);
-        if (v != null && v < 0) {
-            throw new JsonFields.Invalid(RejectReason.BAD_NUMBER, "field '" + name + "' held " + v + ", expected >= 0");
-        }
-        return v;
-    }
-
     private static Thresholds thresholds(JsonFields t) {
         if (t == null) {
             return null;
         }
-        Double percent = t.decimal("min_healthy_percent");
-        if (percent != null && (percent < 0 || percent > 100)) {
-            throw new JsonFields.Invalid(RejectReason.BAD_NUMBER,
-                    "field 'min_healthy_percent' held " + percent + ", expected 0..100");
-        }
-        return new Thresholds(t.integer("min_healthy_count", false), percent);
+        return new Thresholds(t.nonNegative("min_healthy_count"),
+                t.decimal("min_healthy_percent", 0, 100));
     }
 
     /** One line of JSON, every field of the record written (absent ones as null). */

@@ -2,16 +2,21 @@ package io.hcwatch.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hcwatch.avro.v1.CheckConfig;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.avro.v1.Thresholds;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class JsonFormsTest {
 
@@ -42,41 +47,101 @@ class JsonFormsTest {
         assertThat(r.getCheck()).isNull();
     }
 
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "bad_json|{\"ts\":",
-        "bad_json|[1,2]",
-        "bad_json|{\"ts\":\"2026-03-03T14:32:45Z\"} trailing",
-        "missing_field|{\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\"}",
-        "missing_field|{\"ts\":\"2026-03-03T14:32:45Z\",\"target\":\"t\",\"outcome\":\"pass\"}",
-        "missing_field|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":null,\"outcome\":\"pass\"}",
-        "missing_field|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\"}",
-        "bad_enum|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"PASS\"}",
-        "bad_enum|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\",\"state\":\"sick\"}",
-        "bad_type|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\",\"latency_ms\":\"12\"}",
-        "bad_type|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\",\"port\":1.5}",
-        "bad_type|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\",\"check\":\"/health\"}",
-        "bad_number|{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\",\"port\":70000}",
-        "bad_timestamp|{\"ts\":\"yesterday\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\"}",
-        "bad_timestamp|{\"ts\":\"2026-03-03T14:32:45\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\"}",
-    })
-    void invalidHealthCheckJsonIsRejectedWithTheFieldNamed(String reason, String json) {
-        assertThat(checks.parse(json)).isInstanceOfSatisfying(ParseResult.Rejected.class,
-                r -> assertThat(r.reason()).as(r.error()).isEqualTo(reason));
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("rejectedSamples")
+    void invalidJsonIsRejectedWithTheFieldNamed(String expected, String json, boolean config) {
+        assertRejected(config ? configs.parse(json) : checks.parse(json), expected);
+    }
+
+    static Stream<Arguments> rejectedSamples() {
+        return Stream.concat(
+                Samples.tabbed("health-check-results-rejected.jsonl").stream().map(p -> Arguments.of(p[0], p[1], false)),
+                Samples.tabbed("lb-config-rejected.jsonl").stream().map(p -> Arguments.of(p[0], p[1], true)));
     }
 
     @Test
-    void rejectionMessagesNameTheField() {
-        ParseResult.Rejected<?> r = (ParseResult.Rejected<?>) checks.parse(
-                "{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\",\"check\":{\"timeout_ms\":\"2s\"}}");
-        assertThat(r.error()).contains("check.timeout_ms").contains("2s").contains("an integer");
+    void rejectionMessagesNameTheFieldWhatItHeldAndWhatWasExpected() {
+        String check = "{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\",\"target\":\"t\",\"outcome\":\"pass\",";
+        assertThat(error(checks.parse(check + "\"check\":{\"timeout_ms\":\"2s\"}}"))).isEqualTo(
+                "field 'check.timeout_ms' held '2s', expected a number 0..2147483647 written as JSON writes numbers"
+                        + " (54, 54.2, 5.42e1): no spaces, units, '+' or hex");
+        assertThat(error(checks.parse(check + "\"status_code\":99999}")))
+                .isEqualTo("field 'status_code' held '99999', expected 0..999 once rounded to a whole number");
+        assertThat(error(checks.parse(check + "\"latency_ms\":-0.5}")))
+                .isEqualTo("field 'latency_ms' held '-0.5', expected 0..2147483647 once rounded to a whole number");
+        assertThat(error(checks.parse(check + "\"port\":true}")))
+                .isEqualTo("field 'port' held 'true', expected a number 0..65535, or a string holding one");
+        assertThat(error(configs.parse("{\"kind\":\"target_group\",\"id\":\"tg\",\"ts\":\"2026-03-03T00:00:00Z\","
+                + "\"dns_failover\":{\"min_healthy_percent\":100.5}}")))
+                .isEqualTo("field 'dns_failover.min_healthy_percent' held '100.5', expected 0..100");
+        assertThat(error(checks.parse(check.replace("\"2026-03-03T14:32:45Z\"", "1e20") + "\"port\":80}"))).isEqualTo(
+                "field 'ts' held '1E+20', expected epoch milliseconds -62167219200000..253402300799999 (years 0000..9999)");
+    }
+
+    /** Written as a JSON number token, or (quoted) as a string holding one; -1: rejected. */
+    @ParameterizedTest(name = "latency_ms {0} reads as {1}")
+    @CsvSource(delimiter = '|', value = {
+        "54|54", "54.2|54", "54.5|55", "54.49999999999999999999|54", "2.4999999999999999|2", "0.5|1", "0.4999|0",
+        "1e3|1000", "1E3|1000", "1e+3|1000", "1.5e1|15", "5400e-2|54", "0.00054e5|54", "1e-999999999|0",
+        "-0|0", "-0.0|0", "-0.4|0", "-1e-400|0", "2147483647|2147483647", "2147483646.5|2147483647",
+        "2147483647.5|-1", "\"54\"|54", "\"54.6\"|55", "\"1e3\"|1000", "\"-0\"|0", "\"0\"|0", "\"-0.4\"|0",
+        "\"000000000000000000000000000000000054\"|-1", "\"2147483647\"|2147483647", "\"2147483648\"|-1",
+    })
+    void latencyIsReadAsProducersWriteIt(String written, int expected) {
+        ParseResult<HealthCheckResult> r = checks.parse("{\"ts\":\"2026-03-03T14:32:45Z\",\"target_group\":\"tg\","
+                + "\"target\":\"t\",\"outcome\":\"pass\",\"latency_ms\":" + written + "}");
+        if (expected < 0) {
+            assertRejected(r, "bad_number latency_ms");
+        } else {
+            assertThat(ok(r).getLatencyMs()).isEqualTo(expected);
+        }
+    }
+
+    @ParameterizedTest(name = "min_healthy_percent {0} reads as {1}")
+    @CsvSource(delimiter = '|', value = {
+        "50|50.0", "37.5|37.5", "\"37.5\"|37.5", "\"50\"|50.0", "1e2|100.0", "0.1|0.1", "-0.0|0.0", "\"-0\"|0.0",
+        "100.000000|100.0", "12.345678901234567890123|12.345678901234567890123",
+    })
+    void percentagesAreReadAsProducersWriteThem(String written, double expected) {
+        LbConfig c = ok(configs.parse("{\"kind\":\"target_group\",\"id\":\"tg\",\"ts\":\"2026-03-03T00:00:00Z\","
+                + "\"dns_failover\":{\"min_healthy_percent\":" + written + "}}"));
+        // Double.compare, not isEqualTo: -0.0 equals 0.0 there, and "-0" must not come out negative
+        assertThat(Double.compare(c.getDnsFailover().getMinHealthyPercent(), expected)).isZero();
+    }
+
+    @Test
+    void numbersInTheSamplesAreReadAsProducersWroteThem() {
+        List<HealthCheckResult> samples = Samples.lines("health-check-results.jsonl").stream()
+                .map(l -> ok(checks.parse(l))).toList();
+        HealthCheckResult agent = samples.get(2);
+        assertThat(agent.getLatencyMs()).isEqualTo(54);
+        assertThat(agent.getCheck()).isEqualTo(new CheckConfig("/health", 10_000, 2000, 3, 3));
+        assertThat(agent.getActiveServersLeft()).isZero();
+        HealthCheckResult go = samples.get(3);
+        assertThat(go.getTs()).isEqualTo(Instant.parse("2026-03-03T14:32:46.700Z"));
+        assertThat(List.of(go.getPort(), go.getLatencyMs(), go.getStatusCode(), go.getActiveServersLeft()))
+                .containsExactly(8080, 12, 503, 2);
+        HealthCheckResult python = samples.get(4);
+        assertThat(python.getTs()).isEqualTo(Instant.parse("2026-03-03T14:32:47.120Z"));
+        assertThat(python.getLatencyMs()).isEqualTo(2001);
+        assertThat(python.getRegisteredAt()).isEqualTo(Instant.ofEpochMilli(1_772_500_000_000L));
+
+        List<LbConfig> configSamples = Samples.lines("lb-config.jsonl").stream().map(l -> ok(configs.parse(l))).toList();
+        LbConfig api = configSamples.get(3);
+        assertThat(api.getTs()).isEqualTo(Instant.parse("2026-03-03T00:00:00Z"));
+        assertThat(api.getRegisteredTargets()).isEqualTo(6);
+        assertThat(api.getUnhealthyStateRouting()).isEqualTo(new Thresholds(1, 50.0));
+        assertThat(api.getDnsFailover()).isEqualTo(new Thresholds(0, 37.5));
+        assertThat(api.getHealthCheck()).isEqualTo(new CheckConfig("/ready", 5000, 2000, 2, 2));
+        assertThat(configSamples.get(4).getMaxconn()).isEqualTo(3000);
     }
 
     @Test
     void readsAllThreeKindsOfLbConfig() {
         List<LbConfig> all = Samples.lines("lb-config.jsonl").stream().map(l -> ok(configs.parse(l))).toList();
         assertThat(all).extracting(LbConfig::getKind)
-                .containsExactly(ConfigKind.target_group, ConfigKind.haproxy_frontend, ConfigKind.haproxy_process);
+                .containsExactly(ConfigKind.target_group, ConfigKind.haproxy_frontend, ConfigKind.haproxy_process,
+                        ConfigKind.target_group, ConfigKind.haproxy_frontend);
         LbConfig tg = all.get(0);
         assertThat(tg.getCrossZone()).isTrue();
         assertThat(tg.getRegisteredTargets()).isEqualTo(18);
@@ -85,21 +150,6 @@ class JsonFormsTest {
         assertThat(tg.getHealthCheck().getTimeoutMs()).isEqualTo(2000);
         assertThat(all.get(1).getMaxconn()).isEqualTo(2000);
         assertThat(all.get(2).getHost()).isEqualTo("lb1");
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "missing_field|{\"kind\":\"haproxy_process\",\"id\":\"lb1\"}",
-        "missing_field|{\"id\":\"lb1\",\"ts\":\"2026-03-03T00:00:00Z\"}",
-        "missing_field|{\"kind\":\"haproxy_process\",\"ts\":\"2026-03-03T00:00:00Z\"}",
-        "bad_enum|{\"kind\":\"nlb\",\"id\":\"lb1\",\"ts\":\"2026-03-03T00:00:00Z\"}",
-        "bad_type|{\"kind\":\"haproxy_process\",\"id\":\"lb1\",\"ts\":\"2026-03-03T00:00:00Z\",\"cross_zone\":\"yes\"}",
-        "bad_number|{\"kind\":\"target_group\",\"id\":\"tg\",\"ts\":\"2026-03-03T00:00:00Z\",\"dns_failover\":{\"min_healthy_percent\":150}}",
-        "bad_json|not json",
-    })
-    void invalidLbConfigJsonIsRejected(String reason, String json) {
-        assertThat(configs.parse(json)).isInstanceOfSatisfying(ParseResult.Rejected.class,
-                r -> assertThat(r.reason()).as(r.error()).isEqualTo(reason));
     }
 
     @Test
@@ -117,5 +167,21 @@ class JsonFormsTest {
     private static <T> T ok(ParseResult<T> result) {
         assertThat(result).isInstanceOf(ParseResult.Ok.class);
         return ((ParseResult.Ok<T>) result).value();
+    }
+
+    private static String error(ParseResult<?> result) {
+        assertThat(result).isInstanceOf(ParseResult.Rejected.class);
+        return ((ParseResult.Rejected<?>) result).error();
+    }
+
+    /** {@code expected}: the reason, then the field the message must name unless the input is not a JSON object. */
+    private static void assertRejected(ParseResult<?> result, String expected) {
+        String[] reasonAndField = expected.split(" ");
+        assertThat(result).isInstanceOfSatisfying(ParseResult.Rejected.class, r -> {
+            assertThat(r.reason()).as(r.error()).isEqualTo(reasonAndField[0]);
+            if (reasonAndField.length > 1) {
+                assertThat(r.error()).contains("field '" + reasonAndField[1] + "'");
+            }
+        });
     }
 }

@@ -31,6 +31,10 @@ class ParsersNeverThrowProperties {
                 "health-check-results.jsonl", "lb-config.jsonl")) {
             lines.addAll(Samples.lines(file));
         }
+        // near misses: damage turns them into accepted records as often as into other rejections
+        for (String file : List.of("health-check-results-rejected.jsonl", "lb-config-rejected.jsonl")) {
+            Samples.tabbed(file).forEach(reasonAndLine -> lines.add(reasonAndLine[1]));
+        }
         return lines;
     }
 
@@ -73,6 +77,9 @@ class ParsersNeverThrowProperties {
         Arbitrary<String> replacement = Arbitraries.oneOf(
                 Arbitraries.of("", " ", "\"", "-", "-1", "[", "]", "{", "}", "/", ":", "+", "0", "99999999999999999999",
                         "\t", "\n", "é", "\uD83D\uDE00", "\uD800", ",", "null", "\\"),
+                // numbers at the edges of what the JSON readers take: exponents, halves, quoted forms
+                Arbitraries.of("1e400", "1e2147483648", "1e-2147483647", "1E+3", "-0.5", "54.5", ".", "e", "e9", "\"54\"",
+                        "\"0x10\"", "\"-0\"", "\"1e999999999\"", "\"1e-999999999\""),
                 Arbitraries.strings().ofMaxLength(4));
         return Combinators.combine(line, Arbitraries.doubles().between(0, 1), Arbitraries.integers().between(0, 6),
                 replacement).as((l, at, cut, with) -> {
