@@ -47,9 +47,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The alert sink as one object: reads the alerts topic and delivers each alert to PagerDuty and/or
- * stdout, waiting out their outages and dead-lettering what they refuse, with {@code /metrics}, {@code /health} and
- * {@code /ready}. The constructor checks the whole configuration (and that every routing key can be
- * read) without connecting anywhere; {@link #start()} connects.
+ * stdout, waiting out their outages and dead-lettering what they refuse, with {@code /metrics},
+ * {@code /health} and {@code /ready}. The constructor checks the whole configuration (and that
+ * every routing key can be read) without connecting anywhere; {@link #start()} connects.
  */
 public final class SinkApp implements AutoCloseable {
 
@@ -92,7 +92,7 @@ public final class SinkApp implements AutoCloseable {
         this(properties, environment, consumerFactory, stdout, Clock.systemUTC(), Sleeper.SYSTEM);
     }
 
-    /** For tests that let an outage of minutes pass in simulated time: every wait of delivery goes through {@code sleeper}. */
+    /** For tests that let an outage pass in simulated time: every wait of delivery goes through {@code sleeper}. */
     SinkApp(Properties properties, UnaryOperator<String> environment,
             Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory, PrintStream stdout,
             Clock clock, Sleeper sleeper) {
@@ -131,7 +131,8 @@ public final class SinkApp implements AutoCloseable {
         consumerThread = new Thread(consumer, "hcwatch-sink-consumer");
         consumerThread.start();
         if (config.metricsPort() != SinkConfig.METRICS_OFF) {
-            // A PagerDuty outage is reported, not made a reason to be unready: see alert-sink/README.md, "When PagerDuty is down".
+            // A PagerDuty outage is reported below "ready", not made a reason to be unready
+            // (alert-sink/README.md, "When PagerDuty is down").
             endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady,
                     blocked::describe);
             LOG.info("serving /metrics, /health and /ready on {}:{}", config.metricsHost(), endpoints.port());
@@ -139,7 +140,7 @@ public final class SinkApp implements AutoCloseable {
         LOG.info("alert sink started: {} -> {} (dead letters to {})", config.alertsTopic(), config.sinks(), config.deadLetterTopic());
     }
 
-    /** Ready while the consumer is polling, also while a receiver's outage holds deliveries (see {@link #blockedDeliveries()}). */
+    /** Ready while the consumer is polling, also while a receiver's outage holds deliveries. */
     public boolean isReady() {
         AlertConsumer current = consumer;
         return current != null && current.isRunning();
@@ -148,11 +149,6 @@ public final class SinkApp implements AutoCloseable {
     /** The port serving the endpoints (useful with {@code metrics.port=0}); -1 when they are off or not started. */
     public int metricsPort() {
         return endpoints == null ? SinkConfig.METRICS_OFF : endpoints.port();
-    }
-
-    /** One line per receiver whose outage holds deliveries right now; empty when none does. */
-    public List<String> blockedDeliveries() {
-        return blocked.describe();
     }
 
     public PrometheusMeterRegistry registry() {

@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -55,6 +56,7 @@ class PagerDutyOutageIT {
     private static final Instant NO_HORIZON = START.plus(Duration.ofDays(365));
     private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final String REGISTRY = "mock://pagerduty-outage-it";
+    private static final String ROUTING_KEY = "R0UT1NGK3Y0123456789abcdefABCDEF";
     private static final List<String> GROUPS = List.of("tg-a", "tg-b", "tg-c", "tg-d");
     private static final int PARTITIONS = 2;
 
@@ -70,8 +72,9 @@ class PagerDutyOutageIT {
             pagerDuty.dropWhen(e -> down.get() && outageMinute() < 10)
                     .respondWhen(e -> down.get() && outageMinute() < 20, 503, "{\"status\":\"unavailable\"}")
                     .respondWhen(e -> down.get(), 429, "{\"status\":\"throttle event\"}");
-            try (SinkApp sink = new SinkApp(config(kafka, pagerDuty), Map.of("PAGERDUTY_ROUTING_KEY", "R0UT1NGK3Y0123456789abcdefABCDEF")::get,
-                    KafkaConsumer::new, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), clock, sleeper)) {
+            try (SinkApp sink = new SinkApp(config(kafka, pagerDuty), Map.of("PAGERDUTY_ROUTING_KEY", ROUTING_KEY)::get,
+                    KafkaConsumer::new, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    clock, sleeper)) {
                 sink.start();
 
                 produce(kafka, firstWave());
@@ -130,7 +133,7 @@ class PagerDutyOutageIT {
         p.setProperty("group.id", "outage-it");
         p.setProperty("sinks", "pagerduty");
         p.setProperty("pagerduty.endpoint", pagerDuty.endpoint());
-        // production backoff: 1 s doubling to 60 s; only the clock is simulated
+        // retry.* left at the defaults (1 s doubling to 60 s): only the clock is simulated
         p.setProperty("metrics.host", "127.0.0.1");
         p.setProperty("metrics.port", "0");
         return p;
@@ -193,7 +196,7 @@ class PagerDutyOutageIT {
 
     private static long endOffsets(TestKafkaCluster kafka, String topic) throws Exception {
         try (Admin admin = kafka.admin()) {
-            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
             }

@@ -46,7 +46,7 @@ public final class DeliveryMetrics {
             for (String statusClass : RETRYABLE_CLASSES) {
                 retriesCounter(sink, statusClass);
                 Gauge.builder(BLOCKED, blocked, b -> b.count(sink, statusClass))
-                        .description("Deliveries (one per partition) held by a retryable failure of this class, still being retried")
+                        .description("Deliveries (one per partition) held by a retryable failure of this class")
                         .tag("sink", sink)
                         .tag("status_class", statusClass)
                         .strongReference(true)
