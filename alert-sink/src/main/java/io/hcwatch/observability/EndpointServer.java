@@ -9,10 +9,12 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The operational endpoints both apps serve: {@code /metrics} (Prometheus text format),
@@ -38,6 +40,16 @@ public final class EndpointServer implements AutoCloseable {
      * @param port 0 for an ephemeral port (see {@link #port()})
      */
     public static EndpointServer start(String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+        return start(host, port, registry, ready, List::of);
+    }
+
+    /**
+     * As {@link #start(String, int, PrometheusMeterRegistry, BooleanSupplier)}, and {@code /ready}
+     * adds the lines {@code notes} gives below its first line: conditions an operator should see
+     * that do not decide readiness (the sink's deliveries held by a PagerDuty outage).
+     */
+    public static EndpointServer start(String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready,
+            Supplier<List<String>> notes) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 0);
@@ -56,7 +68,9 @@ public final class EndpointServer implements AutoCloseable {
         server.createContext("/health", get(exchange -> respond(exchange, 200, TEXT, "ok\n")));
         server.createContext("/ready", get(exchange -> {
             boolean isReady = ready.getAsBoolean();
-            respond(exchange, isReady ? 200 : 503, TEXT, isReady ? "ready\n" : "not ready\n");
+            StringBuilder body = new StringBuilder(isReady ? "ready\n" : "not ready\n");
+            notes.get().forEach(note -> body.append(note).append('\n'));
+            respond(exchange, isReady ? 200 : 503, TEXT, body.toString());
         }));
         server.start();
         return new EndpointServer(server, executor);

@@ -4,15 +4,16 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
+import io.hcwatch.retry.ExponentialBackoff;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.consume.AlertConsumer;
 import io.hcwatch.sink.consume.AlertRecordHandler;
 import io.hcwatch.sink.consume.DeadLetterWriter;
+import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.JsonLinesNotifier;
 import io.hcwatch.sink.notify.Notifier;
-import io.hcwatch.sink.notify.RetryPolicy;
 import io.hcwatch.sink.notify.RetryingNotifier;
 import io.hcwatch.sink.notify.Sleeper;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyNotifier;
@@ -46,9 +47,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The alert sink as one object: reads the alerts topic and delivers each alert to PagerDuty and/or
- * stdout, dead-lettering what cannot be delivered, with {@code /metrics}, {@code /health} and
- * {@code /ready}. The constructor checks the whole configuration (and that every routing key can be
- * read) without connecting anywhere; {@link #start()} connects.
+ * stdout, waiting out their outages and dead-lettering what they refuse, with {@code /metrics},
+ * {@code /health} and {@code /ready}. The constructor checks the whole configuration (and that
+ * every routing key can be read) without connecting anywhere; {@link #start()} connects.
  */
 public final class SinkApp implements AutoCloseable {
 
@@ -59,7 +60,9 @@ public final class SinkApp implements AutoCloseable {
     private final Router router;
     private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory;
     private final PrintStream stdout;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
+    private final Sleeper sleeper;
+    private final BlockedDeliveries blocked;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     private Producer<byte[], byte[]> producer;
@@ -86,10 +89,21 @@ public final class SinkApp implements AutoCloseable {
     /** For tests and embedders: where routing keys are looked up, how the consumer is made, where stdout goes. */
     SinkApp(Properties properties, UnaryOperator<String> environment,
             Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory, PrintStream stdout) {
+        this(properties, environment, consumerFactory, stdout, Clock.systemUTC(), Sleeper.SYSTEM);
+    }
+
+    /** For tests that let an outage pass in simulated time: every wait of delivery goes through {@code sleeper}. */
+    SinkApp(Properties properties, UnaryOperator<String> environment,
+            Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory, PrintStream stdout,
+            Clock clock, Sleeper sleeper) {
         this.config = SinkConfig.from(properties);
+        config.ignoredKeyWarnings().forEach(LOG::warn);
         this.router = config.pagerDutyEnabled() ? router(config.pagerDuty(), new RoutingKeyLoader(environment)) : null;
         this.consumerFactory = consumerFactory;
         this.stdout = stdout;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.blocked = new BlockedDeliveries(clock);
     }
 
     public synchronized void start() {
@@ -97,7 +111,7 @@ public final class SinkApp implements AutoCloseable {
             throw new IllegalStateException("already started");
         }
         processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
-        DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks());
+        DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks(), blocked);
         producer = new KafkaProducer<>(producerConfig());
         processMetrics.add(new KafkaClientMetrics(producer, List.of(), processMetrics.scheduler(), processMetrics.kafkaRefresh()));
         SpecificAvroSerializer<DeadLetter> deadLetterSerializer = new SpecificAvroSerializer<>();
@@ -117,13 +131,16 @@ public final class SinkApp implements AutoCloseable {
         consumerThread = new Thread(consumer, "hcwatch-sink-consumer");
         consumerThread.start();
         if (config.metricsPort() != SinkConfig.METRICS_OFF) {
-            endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady);
+            // A PagerDuty outage is reported below "ready", not made a reason to be unready
+            // (alert-sink/README.md, "When PagerDuty is down").
+            endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady,
+                    blocked::describe);
             LOG.info("serving /metrics, /health and /ready on {}:{}", config.metricsHost(), endpoints.port());
         }
         LOG.info("alert sink started: {} -> {} (dead letters to {})", config.alertsTopic(), config.sinks(), config.deadLetterTopic());
     }
 
-    /** Ready while the consumer is polling. */
+    /** Ready while the consumer is polling, also while a receiver's outage holds deliveries. */
     public boolean isReady() {
         AlertConsumer current = consumer;
         return current != null && current.isRunning();
@@ -164,17 +181,16 @@ public final class SinkApp implements AutoCloseable {
     }
 
     private List<Notifier> notifiers(DeliveryMetrics metrics) {
-        SinkConfig.Retry retry = config.retry();
-        RetryPolicy policy = new RetryPolicy(retry.maxAttempts(), retry.maxElapsed(), retry.initialBackoff(), retry.maxBackoff());
+        ExponentialBackoff backoff = new ExponentialBackoff(config.retry().initialBackoff(), config.retry().maxBackoff());
         List<Notifier> notifiers = new ArrayList<>();
         if (config.pagerDutyEnabled()) {
             SinkConfig.PagerDuty pd = config.pagerDuty();
             PagerDutyNotifier pagerDuty = new PagerDutyNotifier(new PagerDutyNotifier.Settings(pd.endpoint(), pd.client(),
-                    pd.requestTimeout(), pd.eventsPerMinute(), pd.burst()), router, clock, Sleeper.SYSTEM);
-            notifiers.add(new RetryingNotifier(pagerDuty, policy, metrics));
+                    pd.requestTimeout(), pd.eventsPerMinute(), pd.burst()), router, clock, sleeper);
+            notifiers.add(new RetryingNotifier(pagerDuty, backoff, metrics, blocked, sleeper));
         }
         if (config.stdoutEnabled()) {
-            notifiers.add(new RetryingNotifier(new JsonLinesNotifier(stdout), policy, metrics));
+            notifiers.add(new RetryingNotifier(new JsonLinesNotifier(stdout), backoff, metrics, blocked, sleeper));
         }
         return notifiers;
     }

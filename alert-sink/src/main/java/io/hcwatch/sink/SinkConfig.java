@@ -34,7 +34,8 @@ public record SinkConfig(
         Duration kafkaMetricsRefresh,
         Map<String, Object> consumerOverrides,
         Map<String, Object> producerOverrides,
-        Map<String, Object> serdeConfig) {
+        Map<String, Object> serdeConfig,
+        List<String> ignoredKeys) {
 
     public static final String SINK_PAGERDUTY = "pagerduty";
     public static final String SINK_STDOUT = "stdout";
@@ -49,9 +50,17 @@ public record SinkConfig(
             "bootstrap.servers", "schema.registry.url", "group.id", "alerts.topic", "dlq.topic", "sinks",
             "pagerduty.endpoint", "pagerduty.client", "pagerduty.routing.key.env", "pagerduty.routes",
             "pagerduty.request.timeout.ms", "pagerduty.rate.limit.per.minute", "pagerduty.rate.limit.burst",
-            "retry.max.attempts", "retry.max.elapsed.ms", "retry.initial.backoff.ms", "retry.max.backoff.ms",
+            "retry.initial.backoff.ms", "retry.max.backoff.ms",
             "delivery.threads", "shutdown.grace.ms", "failure.backoff.ms", "metrics.host", "metrics.port",
             "metrics.kafka.refresh.ms", "auto.register.schemas");
+
+    /**
+     * Keys of older versions that no longer mean anything. They are accepted, so an upgrade cannot
+     * leave the paging path stopped on a config that used to work, and named in a warning at start.
+     */
+    private static final Map<String, String> IGNORED_KEYS = Map.of(
+            "retry.max.attempts", "retryable failures (429, 5xx, network) are retried until they succeed",
+            "retry.max.elapsed.ms", "retryable failures (429, 5xx, network) are retried until they succeed");
 
     public record PagerDuty(String endpoint, String client, String routingKeyEnv, List<RouteConfig> routes,
             Duration requestTimeout, int eventsPerMinute, int burst) {
@@ -62,7 +71,7 @@ public record SinkConfig(
             String routingKeyEnv) {
     }
 
-    public record Retry(int maxAttempts, Duration maxElapsed, Duration initialBackoff, Duration maxBackoff) {
+    public record Retry(Duration initialBackoff, Duration maxBackoff) {
     }
 
     public static SinkConfig from(Properties properties) {
@@ -78,8 +87,6 @@ public record SinkConfig(
             throw new SinkConfigException("sinks", "name at least one of pagerduty, stdout");
         }
         Retry retry = new Retry(
-                in.integer("retry.max.attempts", 0, 0),
-                in.millis("retry.max.elapsed.ms", 600_000, 0),
                 in.millis("retry.initial.backoff.ms", 1_000, 1),
                 in.millis("retry.max.backoff.ms", 60_000, 1));
         if (retry.maxBackoff().compareTo(retry.initialBackoff()) < 0) {
@@ -105,7 +112,16 @@ public record SinkConfig(
                 in.millis("metrics.kafka.refresh.ms", 10_000, 100),
                 in.withPrefix(CONSUMER_PREFIX),
                 in.withPrefix(PRODUCER_PREFIX),
-                serdeConfig(in));
+                serdeConfig(in),
+                in.ignoredKeys());
+    }
+
+    /** One line per ignored key of an older version, naming the key: what the sink logs as a warning at start. */
+    public List<String> ignoredKeyWarnings() {
+        return ignoredKeys.stream()
+                .map(key -> "config key '" + key + "': no longer used and ignored: " + IGNORED_KEYS.get(key)
+                        + "; remove it (alert-sink/README.md)")
+                .toList();
     }
 
     /** Client overrides and registry settings may hold passwords, so only their keys are shown. */
@@ -187,8 +203,8 @@ public record SinkConfig(
             List<String> declaredRoutes = Arrays.stream(properties.getProperty("pagerduty.routes", "").split(","))
                     .map(String::strip).filter(s -> !s.isEmpty()).toList();
             for (String key : properties.stringPropertyNames()) {
-                if (KNOWN_KEYS.contains(key) || key.startsWith(KAFKA_PREFIX) || key.startsWith("schema.registry.")
-                        || key.startsWith("basic.auth.")) {
+                if (KNOWN_KEYS.contains(key) || IGNORED_KEYS.containsKey(key) || key.startsWith(KAFKA_PREFIX)
+                        || key.startsWith("schema.registry.") || key.startsWith("basic.auth.")) {
                     continue;
                 }
                 if (key.startsWith(ROUTE_PREFIX)) {
@@ -205,6 +221,10 @@ public record SinkConfig(
                 }
                 throw new SinkConfigException(key, "unknown key (see alert-sink/README.md for the keys)");
             }
+        }
+
+        List<String> ignoredKeys() {
+            return properties.stringPropertyNames().stream().filter(IGNORED_KEYS::containsKey).sorted().toList();
         }
 
         String required(String key) {

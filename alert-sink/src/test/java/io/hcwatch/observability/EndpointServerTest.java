@@ -8,7 +8,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +18,8 @@ class EndpointServerTest {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicBoolean ready = new AtomicBoolean(false);
-    private final EndpointServer server = EndpointServer.start("127.0.0.1", 0, registry, ready::get);
+    private final AtomicReference<List<String>> notes = new AtomicReference<>(List.of());
+    private final EndpointServer server = EndpointServer.start("127.0.0.1", 0, registry, ready::get, notes::get);
     private final HttpClient http = HttpClient.newHttpClient();
 
     @AfterEach
@@ -42,6 +45,20 @@ class EndpointServerTest {
         assertThat(request("GET", "/ready").statusCode()).isEqualTo(200);
         ready.set(false);
         assertThat(request("GET", "/ready").statusCode()).isEqualTo(503);
+    }
+
+    @Test
+    void readyShowsNotesBelowItsVerdictWithoutChangingIt() throws Exception {
+        ready.set(true);
+        assertThat(request("GET", "/ready").body()).isEqualTo("ready\n");
+
+        notes.set(List.of("pagerduty: 2 partition(s) waiting", "stdout: 1 partition(s) waiting"));
+        HttpResponse<String> noted = request("GET", "/ready");
+
+        assertThat(noted.statusCode()).isEqualTo(200);
+        assertThat(noted.body()).isEqualTo("ready\npagerduty: 2 partition(s) waiting\nstdout: 1 partition(s) waiting\n");
+        ready.set(false);
+        assertThat(request("GET", "/ready").body()).startsWith("not ready\npagerduty");
     }
 
     @Test

@@ -8,135 +8,199 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.Severity;
 import io.hcwatch.serde.SpecificAvroSerializer;
+import io.hcwatch.sink.notify.DeliveryMetrics;
+import io.hcwatch.sink.notify.ManualClock;
+import io.hcwatch.sink.notify.SimulatedSleeper;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyStandIn;
 import io.hcwatch.testsupport.TestKafkaCluster;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * PagerDuty unreachable for two minutes of wall time — first nothing listens (connection
- * refused), then it answers 503, then 429 — and then recovers: every alert is delivered after
- * the recovery, in order per dedup_key, and none is dead-lettered.
+ * PagerDuty away for 30 minutes of simulated time — ten of dropped connections, ten of 503, ten of
+ * 429 — with firing and resolved alerts for four dedup_keys queued on two partitions meanwhile.
+ * The sink holds both partitions and says so, commits nothing and dead-letters nothing; once
+ * PagerDuty answers again every alert goes out, in order per dedup_key, and is committed.
+ *
+ * <p>Time passes through {@link SimulatedSleeper}: the sink's waits move a {@link ManualClock}, up
+ * to a horizon this test sets, so the 30 minutes take no wall time and every step waits on
+ * something the test can observe (held sleeps, requests, offsets), never on a fixed delay.
  */
 class PagerDutyOutageIT {
 
-    private static final Duration PHASE = Duration.ofSeconds(40);
+    private static final Instant START = Instant.parse("2026-03-03T14:00:00Z");
+    private static final Duration OUTAGE = Duration.ofMinutes(30);
+    private static final Instant NO_HORIZON = START.plus(Duration.ofDays(365));
+    private static final Duration PATIENCE = Duration.ofSeconds(90);
+    private static final String REGISTRY = "mock://pagerduty-outage-it";
+    private static final String ROUTING_KEY = "R0UT1NGK3Y0123456789abcdefABCDEF";
+    private static final List<String> GROUPS = List.of("tg-a", "tg-b", "tg-c", "tg-d");
+    private static final int PARTITIONS = 2;
+
+    private final ManualClock clock = new ManualClock(START);
+    private final SimulatedSleeper sleeper = new SimulatedSleeper(clock, START);
+    private final AtomicBoolean down = new AtomicBoolean(true);
+    private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
-    void aTwoMinuteOutageDelaysDeliveryButLosesAndReordersNothing() throws Exception {
-        int port = freePort();
-        AtomicInteger failWith = new AtomicInteger(0);
-        try (TestKafkaCluster kafka = TestKafkaCluster.start()) {
-            kafka.createTopics(2, "alerts", "alerts-dlq");
-            Properties p = new Properties();
-            p.setProperty("bootstrap.servers", kafka.bootstrapServers());
-            p.setProperty("schema.registry.url", "mock://pagerduty-outage-it");
-            p.setProperty("group.id", "outage-it");
-            p.setProperty("sinks", "pagerduty");
-            p.setProperty("pagerduty.endpoint", "http://127.0.0.1:" + port);
-            p.setProperty("pagerduty.request.timeout.ms", "2000");
-            p.setProperty("retry.initial.backoff.ms", "200");
-            p.setProperty("retry.max.backoff.ms", "3000");
-            p.setProperty("retry.max.elapsed.ms", "600000");
-            p.setProperty("metrics.port", "-1");
-            List<Alert> sent = alerts();
-            try (SinkApp sink = new SinkApp(p, Map.of("PAGERDUTY_ROUTING_KEY", "R0UT1NGK3Y0123456789abcdefABCDEF")::get,
-                    KafkaConsumer::new, new java.io.PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+    void aThirtyMinuteOutageHoldsTheAlertsThenDeliversThemAllInOrderWithNoneDeadLettered() throws Exception {
+        try (TestKafkaCluster kafka = TestKafkaCluster.start(); PagerDutyStandIn pagerDuty = PagerDutyStandIn.start()) {
+            kafka.createTopics(PARTITIONS, "alerts", "alerts-dlq");
+            pagerDuty.dropWhen(e -> down.get() && outageMinute() < 10)
+                    .respondWhen(e -> down.get() && outageMinute() < 20, 503, "{\"status\":\"unavailable\"}")
+                    .respondWhen(e -> down.get(), 429, "{\"status\":\"throttle event\"}");
+            try (SinkApp sink = new SinkApp(config(kafka, pagerDuty), Map.of("PAGERDUTY_ROUTING_KEY", ROUTING_KEY)::get,
+                    KafkaConsumer::new, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    clock, sleeper)) {
                 sink.start();
-                produce(kafka, sent);
 
-                long start = System.nanoTime();
-                await().pollDelay(PHASE).atMost(PHASE.plusSeconds(5)).until(() -> true);
-                assertThat(sink.isReady()).isTrue();
-                try (PagerDutyStandIn pagerDuty = PagerDutyStandIn.start(port)) {
-                    pagerDuty.respondWhen(e -> failWith.get() == 503, 503, "{\"status\":\"unavailable\"}");
-                    pagerDuty.respondWhen(e -> failWith.get() == 429, 429, "{\"status\":\"throttle event\"}");
-                    failWith.set(503);
-                    await().pollDelay(PHASE).atMost(PHASE.plusSeconds(5)).until(() -> true);
-                    failWith.set(429);
-                    await().pollDelay(PHASE).atMost(PHASE.plusSeconds(5)).until(() -> true);
-                    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMinutes(2));
-                    assertThat(pagerDuty.accepted()).as("nothing gets through while PagerDuty is down").isEmpty();
-                    assertThat(pagerDuty.statusesSent()).contains(503, 429);
-                    failWith.set(0);
+                produce(kafka, firstWave());
+                await("each partition holds its first alert at minute 0").atMost(PATIENCE)
+                        .until(() -> sleeper.heldAtHorizon() == PARTITIONS);
+                produce(kafka, queuedDuringTheOutage());
+                sleeper.moveHorizon(START.plus(OUTAGE));
+                await("30 simulated minutes of retries, then held at minute 30").atMost(PATIENCE)
+                        .until(() -> sleeper.heldAtHorizon() == PARTITIONS);
 
-                    await().atMost(Duration.ofSeconds(60)).until(() -> pagerDuty.accepted().size() >= sent.size());
-                    assertThat(pagerDuty.violations()).isEmpty();
-                    for (String key : List.of("correlated_failure/tg-a", "correlated_failure/tg-b", "correlated_failure/tg-c")) {
-                        assertThat(order(pagerDuty.accepted(), key)).as(key)
-                                .containsExactly("trigger warning", "trigger critical", "resolve");
-                    }
-                    assertThat(pagerDuty.accepted()).hasSize(sent.size());
-                }
+                assertThat(clock.instant()).isEqualTo(START.plus(OUTAGE));
+                assertThat(pagerDuty.accepted()).as("nothing gets through while PagerDuty is down").isEmpty();
+                assertThat(pagerDuty.dropped()).isPositive();
+                assertThat(pagerDuty.statusesSent()).contains(503, 429).doesNotContain(202);
+                assertThat(committed(kafka)).as("no offset committed before delivery").isZero();
+                HttpResponse<String> ready = get(sink, "/ready");
+                assertThat(ready.statusCode()).as("an outage of PagerDuty does not make the sink unready").isEqualTo(200);
+                assertThat(ready.body()).contains("pagerduty: 2 partition(s) waiting for 1800 s on retryable failures")
+                        .contains("last failure 429");
+                assertThat(get(sink, "/metrics").body())
+                        .contains("hcwatch_sink_delivery_blocked_seconds{sink=\"pagerduty\"} 1800.0")
+                        .contains("hcwatch_sink_delivery_blocked{sink=\"pagerduty\",status_class=\"429\"} 2.0")
+                        .containsPattern("hcwatch_sink_delivery_retries_total\\{sink=\"pagerduty\",status_class=\"network\"} [1-9]")
+                        .containsPattern("hcwatch_sink_delivery_retries_total\\{sink=\"pagerduty\",status_class=\"5xx\"} [1-9]")
+                        .containsPattern("hcwatch_sink_delivery_retries_total\\{sink=\"pagerduty\",status_class=\"429\"} [1-9]");
+
+                down.set(false);
+                sleeper.moveHorizon(NO_HORIZON);
+
+                int expected = GROUPS.size() * 5;
+                await("every alert delivered").atMost(PATIENCE).until(() -> pagerDuty.accepted().size() >= expected);
+                assertThat(pagerDuty.accepted()).hasSize(expected);
+                assertThat(pagerDuty.violations()).isEmpty();
+                Map<String, List<String>> perKey = pagerDuty.accepted().stream().collect(Collectors.groupingBy(
+                        e -> e.path("dedup_key").asText(), Collectors.mapping(PagerDutyOutageIT::action, Collectors.toList())));
+                assertThat(perKey).hasSize(GROUPS.size()).allSatisfy((key, actions) -> assertThat(actions).as(key)
+                        .containsExactly("trigger warning", "trigger critical", "resolve", "trigger warning", "resolve"));
+                await("every offset committed after delivery").atMost(PATIENCE).until(() -> committed(kafka) == expected);
+                assertThat(get(sink, "/ready").body()).isEqualTo("ready\n");
+                assertThat(sink.registry().find(DeliveryMetrics.DEAD_LETTERED).counters())
+                        .allSatisfy(c -> assertThat(c.count()).as(c.getId().toString()).isZero());
+                assertThat(sink.registry().get(DeliveryMetrics.BLOCKED_SECONDS).gauge().value()).isZero();
             }
-            assertThat(countRecords(kafka, "alerts-dlq")).isZero();
+            assertThat(endOffsets(kafka, "alerts-dlq")).as("records in alerts-dlq").isZero();
         }
     }
 
-    /** For three target groups: warning, escalation to critical, resolve. */
-    private static List<Alert> alerts() {
+    private long outageMinute() {
+        return Duration.between(START, clock.instant()).toMinutes();
+    }
+
+    private static Properties config(TestKafkaCluster kafka, PagerDutyStandIn pagerDuty) {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        p.setProperty("schema.registry.url", REGISTRY);
+        p.setProperty("group.id", "outage-it");
+        p.setProperty("sinks", "pagerduty");
+        p.setProperty("pagerduty.endpoint", pagerDuty.endpoint());
+        // retry.* left at the defaults (1 s doubling to 60 s): only the clock is simulated
+        p.setProperty("metrics.host", "127.0.0.1");
+        p.setProperty("metrics.port", "0");
+        return p;
+    }
+
+    /** One warning per target group: the first alert of each partition, which the outage then holds. */
+    private static List<Alert> firstWave() {
+        return GROUPS.stream().map(tg -> Alerts.correlatedFailure(tg).setSeverity(Severity.warning).build()).toList();
+    }
+
+    /** Per target group: escalation, resolve, firing again, resolve again. */
+    private static List<Alert> queuedDuringTheOutage() {
         List<Alert> out = new ArrayList<>();
-        for (String tg : List.of("tg-a", "tg-b", "tg-c")) {
-            out.add(Alerts.correlatedFailure(tg).setSeverity(Severity.warning).build());
-        }
-        for (String tg : List.of("tg-a", "tg-b", "tg-c")) {
+        for (String tg : GROUPS) {
             out.add(Alerts.correlatedFailure(tg).setSeverity(Severity.critical).build());
         }
-        for (String tg : List.of("tg-a", "tg-b", "tg-c")) {
+        for (String tg : GROUPS) {
+            out.add(Alerts.correlatedFailure(tg).setStatus(AlertStatus.resolved).build());
+        }
+        for (String tg : GROUPS) {
+            out.add(Alerts.correlatedFailure(tg).setSeverity(Severity.warning).build());
+        }
+        for (String tg : GROUPS) {
             out.add(Alerts.correlatedFailure(tg).setStatus(AlertStatus.resolved).build());
         }
         return out;
     }
 
-    private static List<String> order(List<JsonNode> events, String dedupKey) {
-        return events.stream().filter(e -> e.path("dedup_key").asText().equals(dedupKey))
-                .map(e -> e.path("event_action").asText().equals("trigger")
-                        ? "trigger " + e.path("payload").path("severity").asText() : "resolve")
-                .toList();
+    private static String action(JsonNode event) {
+        return event.path("event_action").asText().equals("trigger")
+                ? "trigger " + event.path("payload").path("severity").asText() : "resolve";
     }
 
+    /** Target groups go to partitions in turn, so both partitions carry alerts whatever the keys hash to. */
     private static void produce(TestKafkaCluster kafka, List<Alert> alerts) throws Exception {
         SpecificAvroSerializer<Alert> serializer = new SpecificAvroSerializer<>();
-        serializer.configure(Map.of("schema.registry.url", "mock://pagerduty-outage-it"), false);
+        serializer.configure(Map.of("schema.registry.url", REGISTRY), false);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             for (Alert a : alerts) {
-                producer.send(new ProducerRecord<>("alerts", a.getDedupKey().getBytes(StandardCharsets.UTF_8),
+                int partition = GROUPS.indexOf(a.getScope().getTargetGroup()) % PARTITIONS;
+                producer.send(new ProducerRecord<>("alerts", partition, a.getDedupKey().getBytes(StandardCharsets.UTF_8),
                         serializer.serialize("alerts", a))).get();
             }
         }
     }
 
-    private static int countRecords(TestKafkaCluster kafka, String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                "group.id", "count-" + topic, "auto.offset.reset", "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            c.subscribe(List.of(topic));
-            int n = 0;
-            for (int i = 0; i < 10; i++) {
-                n += c.poll(Duration.ofMillis(300)).count();
-            }
-            return n;
+    private HttpResponse<String> get(SinkApp sink, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sink.metricsPort() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static long committed(TestKafkaCluster kafka) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            Map<TopicPartition, OffsetAndMetadata> offsets =
+                    admin.listConsumerGroupOffsets("outage-it").partitionsToOffsetAndMetadata().get();
+            return offsets.values().stream().filter(o -> o != null).mapToLong(OffsetAndMetadata::offset).sum();
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+    private static long endOffsets(TestKafkaCluster kafka, String topic) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            return admin.listOffsets(latest).all().get().values().stream().mapToLong(o -> o.offset()).sum();
         }
     }
 }

@@ -6,12 +6,13 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
+import io.hcwatch.retry.ExponentialBackoff;
 import io.hcwatch.sink.consume.AlertRecordHandler;
 import io.hcwatch.sink.consume.DeadLetterWriter;
+import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.ManualClock;
 import io.hcwatch.sink.notify.RecordingSleeper;
-import io.hcwatch.sink.notify.RetryPolicy;
 import io.hcwatch.sink.notify.RetryingNotifier;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyNotifier;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyStandIn;
@@ -76,8 +77,8 @@ class RoutingKeySecrecyTest {
         RetryingNotifier notifier = new RetryingNotifier(
                 new PagerDutyNotifier(new PagerDutyNotifier.Settings(pagerDuty.endpoint(), "hcwatch", Duration.ofSeconds(5), 120, 20),
                         router, clock, new RecordingSleeper(clock)),
-                new RetryPolicy(5, Duration.ZERO, Duration.ofMillis(10), Duration.ofMillis(10)),
-                new DeliveryMetrics(registry), clock, new RecordingSleeper(clock), () -> 0.5);
+                new ExponentialBackoff(Duration.ofMillis(10), Duration.ofMillis(10)),
+                new DeliveryMetrics(registry), new BlockedDeliveries(clock), new RecordingSleeper(clock), () -> 0.5);
         String echo = "{\"status\":\"invalid event\",\"message\":\"routing_key " + SECRET + " is not valid\"}";
         pagerDuty.thenRespond(503, 1).respondWhen(e -> true, 400, echo);
         MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());

@@ -34,7 +34,7 @@ class SinkConfigTest {
         assertThat(config.pagerDuty().endpoint()).isEqualTo("https://events.pagerduty.com");
         assertThat(config.pagerDuty().routingKeyEnv()).isEqualTo("PAGERDUTY_ROUTING_KEY");
         assertThat(config.pagerDuty().eventsPerMinute()).isEqualTo(120);
-        assertThat(config.retry().maxElapsed()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(config.retry()).isEqualTo(new SinkConfig.Retry(Duration.ofSeconds(1), Duration.ofMinutes(1)));
         assertThat(config.metricsPort()).isEqualTo(9404);
     }
 
@@ -64,8 +64,9 @@ class SinkConfigTest {
     @CsvSource(delimiter = '|', value = {
             "bootstrap.servers          |                 | config key 'bootstrap.servers': is required",
             "sinks                      | email           | config key 'sinks': unknown sink 'email', expected pagerduty and/or stdout",
-            "retry.max.attempts         | three           | config key 'retry.max.attempts': expected an integer, got 'three'",
-            "retry.max.elapsed.ms       | -1              | config key 'retry.max.elapsed.ms': expected milliseconds >= 0, got -1",
+            "retry.initial.backoff.ms   | 0               | config key 'retry.initial.backoff.ms': expected milliseconds >= 1, got 0",
+            "retry.max.backoff.ms       | 1s              | config key 'retry.max.backoff.ms': expected a whole number of milliseconds, got '1s'",
+            "delivery.threads           | four            | config key 'delivery.threads': expected an integer, got 'four'",
             "metrics.port               | 70000           | config key 'metrics.port': expected 0-65535 (0 = any free port) or -1 (off), got 70000",
             "pagerduty.endpoint         | events.pagerduty.com | config key 'pagerduty.endpoint': expected an http(s) URL like https://events.pagerduty.com, got 'events.pagerduty.com'",
             "pagerduty.rate.limit.burst | 500             | config key 'pagerduty.rate.limit.burst': must be below pagerduty.rate.limit.per.minute (120), got 500",
@@ -77,6 +78,22 @@ class SinkConfigTest {
         props.setProperty(key, value == null ? "" : value);
 
         assertThatThrownBy(() -> SinkConfig.from(props)).isInstanceOf(SinkConfigException.class).hasMessage(message);
+    }
+
+    @Test
+    void theRetryLimitsOfOlderVersionsAreAcceptedAndEachNamedInAWarning() {
+        Properties props = minimal();
+        props.setProperty("retry.max.elapsed.ms", "600000");
+        props.setProperty("retry.max.attempts", "five");
+
+        SinkConfig config = SinkConfig.from(props);
+
+        assertThat(config.ignoredKeyWarnings()).containsExactly(
+                "config key 'retry.max.attempts': no longer used and ignored: retryable failures (429, 5xx, network)"
+                        + " are retried until they succeed; remove it (alert-sink/README.md)",
+                "config key 'retry.max.elapsed.ms': no longer used and ignored: retryable failures (429, 5xx, network)"
+                        + " are retried until they succeed; remove it (alert-sink/README.md)");
+        assertThat(SinkConfig.from(minimal()).ignoredKeyWarnings()).isEmpty();
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import io.hcwatch.retry.ExponentialBackoff;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -29,7 +30,7 @@ final class RegistryHttpTransport {
 
     private final RestClientSettings settings;
     private final HttpClient http;
-    private final RetryBackoff backoff;
+    private final ExponentialBackoff backoff;
     private final UnaryOperator<String> redact;
     /** The base URL that answered last, so a dead first URL costs one failed try, not one per call. */
     private final AtomicInteger preferred = new AtomicInteger();
@@ -42,7 +43,7 @@ final class RegistryHttpTransport {
                 .connectTimeout(settings.requestTimeout());
         settings.sslContext().ifPresent(builder::sslContext);
         this.http = builder.build();
-        this.backoff = new RetryBackoff(settings.backoffInitial(), settings.backoffMax());
+        this.backoff = backoff(settings);
         this.redact = settings.basicAuth().<UnaryOperator<String>>map(auth -> auth::redact).orElse(UnaryOperator.identity());
     }
 
@@ -63,7 +64,7 @@ final class RegistryHttpTransport {
         for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
             int index = (first + attempt - 1) % urls.size();
             if (!tried.add(index)) {
-                pause(backoff.delay(retries++), method, path);
+                pause(backoff.delay(++retries), method, path);
             }
             URI base = urls.get(index);
             try {
@@ -88,6 +89,16 @@ final class RegistryHttpTransport {
             LOG.warn("{} (attempt {} of {})", last.getMessage(), attempt, settings.maxAttempts());
         }
         throw gaveUp(method, path, last);
+    }
+
+    /**
+     * Whole milliseconds, at least one, and a cap below the first wait meaning "no growth": what
+     * this client has always done with the settings {@link RestClientSettings} lets through.
+     */
+    private static ExponentialBackoff backoff(RestClientSettings settings) {
+        Duration initial = Duration.ofMillis(Math.max(1, settings.backoffInitial().toMillis()));
+        Duration max = Duration.ofMillis(Math.max(initial.toMillis(), settings.backoffMax().toMillis()));
+        return new ExponentialBackoff(initial, max);
     }
 
     /** 429 is the one 4xx worth repeating: Confluent Cloud rate-limits every endpoint with it. */

@@ -16,11 +16,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes one record of the alerts topic to its end: delivered to every receiver, or written to the
- * dead-letter topic. When this returns normally the record may be committed; when it throws, it
- * must not be.
+ * dead-letter topic when a receiver refuses it for good. When this returns normally the record may
+ * be committed; when it throws, it must not be.
  *
- * <p>The receivers are expected to retry on their own ({@code RetryingNotifier}), so any result
- * other than delivered is final here.
+ * <p>The receivers are expected to retry on their own ({@code RetryingNotifier}, which waits out
+ * retryable failures however long they last). A retryable result that still reaches this class is
+ * never dead-lettered: that would commit an alert the receiver could take later.
  */
 public final class AlertRecordHandler {
 
@@ -64,9 +65,11 @@ public final class AlertRecordHandler {
                 LOG.debug("{}: delivered {} {} ({} ms)", notifier.name(), alert.getStatus(), alert.getDedupKey(), latency.toMillis());
                 continue;
             }
-            DeliveryResult.Permanent failure = result instanceof DeliveryResult.Retryable r
-                    ? new DeliveryResult.Permanent(r.reason(), r.statusClass(), r.detail())
-                    : (DeliveryResult.Permanent) result;
+            if (result instanceof DeliveryResult.Retryable retryable) {
+                throw new IllegalStateException(notifier.name() + " cannot take " + alert.getDedupKey()
+                        + " yet and does not retry by itself: " + retryable.detail());
+            }
+            DeliveryResult.Permanent failure = (DeliveryResult.Permanent) result;
             metrics.deadLettered(notifier.name(), failure.statusClass(), latency);
             firstReason = firstReason == null ? failure.reason() : firstReason;
             errors.add(notifier.name() + ": " + failure.responseBody());

@@ -1,6 +1,7 @@
 package io.hcwatch.sink.notify;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -24,6 +25,9 @@ public final class DeliveryMetrics {
     public static final String RETRIES = "hcwatch.sink.delivery.retries";
     public static final String DEAD_LETTERED = "hcwatch.sink.alerts.dead.lettered";
     public static final String LATENCY = "hcwatch.sink.delivery.latency";
+    public static final String BLOCKED = "hcwatch.sink.delivery.blocked";
+    public static final String BLOCKED_SECONDS = "hcwatch.sink.delivery.blocked.seconds";
+    private static final String[] RETRYABLE_CLASSES = {"429", "5xx", "network"};
 
     private final MeterRegistry registry;
 
@@ -33,17 +37,27 @@ public final class DeliveryMetrics {
 
     /**
      * Registers at zero the series that alert rules and the dashboard read, for each receiver in
-     * use: a counter born at 1 would show no {@code increase()} for its first event.
+     * use: a counter born at 1 would show no {@code increase()} for its first event. Only refusals
+     * (4xx) are dead-lettered; retryable failures show up as retries and as {@code blocked}.
      */
-    public DeliveryMetrics initialize(Collection<String> sinks) {
+    public DeliveryMetrics initialize(Collection<String> sinks, BlockedDeliveries blocked) {
         for (String sink : sinks) {
             KNOWN_ALERT_TYPES.forEach(type -> deliveredCounter(sink, type));
-            for (String statusClass : new String[] {"429", "5xx", "network"}) {
+            for (String statusClass : RETRYABLE_CLASSES) {
                 retriesCounter(sink, statusClass);
+                Gauge.builder(BLOCKED, blocked, b -> b.count(sink, statusClass))
+                        .description("Deliveries (one per partition) held by a retryable failure of this class")
+                        .tag("sink", sink)
+                        .tag("status_class", statusClass)
+                        .strongReference(true)
+                        .register(registry);
             }
-            for (String statusClass : new String[] {"4xx", "429", "5xx", "network"}) {
-                deadLetteredCounter(sink, statusClass);
-            }
+            Gauge.builder(BLOCKED_SECONDS, blocked, b -> b.longest(sink).toMillis() / 1000.0)
+                    .description("How long the longest-held delivery has been failing with retryable errors; 0 when none is")
+                    .tag("sink", sink)
+                    .strongReference(true)
+                    .register(registry);
+            deadLetteredCounter(sink, "4xx");
         }
         deadLetteredCounter("none", "undecodable");
         return this;

@@ -1,41 +1,44 @@
 package io.hcwatch.sink.notify;
 
 import io.hcwatch.avro.v1.Alert;
-import java.time.Clock;
+import io.hcwatch.retry.ExponentialBackoff;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Retries a {@link Notifier} while it answers {@link DeliveryResult.Retryable}, with the waits of a
- * {@link RetryPolicy}. Never returns {@code Retryable}: when the policy's limit is reached the
- * outcome becomes {@code Permanent} with reason {@code <name>_retries_exhausted}, so the caller
- * dead-letters it instead of holding its partition forever.
+ * Retries a {@link Notifier} while it answers {@link DeliveryResult.Retryable}, with the waits of an
+ * {@link ExponentialBackoff}, for as long as that lasts: giving up would mean dead-lettering and
+ * committing an alert the receiver could take later, and a lost {@code resolve} leaves an incident
+ * open. So this never returns {@code Retryable}; it returns when the receiver takes the alert or
+ * refuses it for good, and otherwise ends only by the interrupt that shutdown and rebalancing send
+ * after {@code shutdown.grace.ms} (the alert is then not committed and is delivered again later).
+ * While it waits, {@link BlockedDeliveries} says so.
  */
 public final class RetryingNotifier implements Notifier {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetryingNotifier.class);
 
     private final Notifier delegate;
-    private final RetryPolicy policy;
-    private final Clock clock;
+    private final ExponentialBackoff backoff;
+    private final DeliveryMetrics metrics;
+    private final BlockedDeliveries blocked;
     private final Sleeper sleeper;
     private final DoubleSupplier random;
-    private final DeliveryMetrics metrics;
 
-    public RetryingNotifier(Notifier delegate, RetryPolicy policy, DeliveryMetrics metrics) {
-        this(delegate, policy, metrics, Clock.systemUTC(), Sleeper.SYSTEM, () -> ThreadLocalRandom.current().nextDouble());
+    public RetryingNotifier(Notifier delegate, ExponentialBackoff backoff, DeliveryMetrics metrics, BlockedDeliveries blocked,
+            Sleeper sleeper) {
+        this(delegate, backoff, metrics, blocked, sleeper, () -> ThreadLocalRandom.current().nextDouble());
     }
 
-    public RetryingNotifier(Notifier delegate, RetryPolicy policy, DeliveryMetrics metrics,
-            Clock clock, Sleeper sleeper, DoubleSupplier random) {
+    public RetryingNotifier(Notifier delegate, ExponentialBackoff backoff, DeliveryMetrics metrics, BlockedDeliveries blocked,
+            Sleeper sleeper, DoubleSupplier random) {
         this.delegate = delegate;
-        this.policy = policy;
+        this.backoff = backoff;
         this.metrics = metrics;
-        this.clock = clock;
+        this.blocked = blocked;
         this.sleeper = sleeper;
         this.random = random;
     }
@@ -47,27 +50,31 @@ public final class RetryingNotifier implements Notifier {
 
     @Override
     public DeliveryResult deliver(Alert alert) throws InterruptedException {
-        Instant start = clock.instant();
-        int attempts = 0;
-        while (true) {
-            DeliveryResult result = delegate.deliver(alert);
-            attempts++;
-            if (!(result instanceof DeliveryResult.Retryable retryable)) {
-                return result;
-            }
-            Duration elapsed = Duration.between(start, clock.instant());
-            Duration wait = policy.backoff(attempts, random);
-            if (!policy.allowsAnother(attempts, elapsed, wait)) {
-                LOG.error("{}: giving up on {} after {} attempts in {}s: {}", name(), alert.getDedupKey(), attempts,
-                        elapsed.toSeconds(), retryable.detail());
-                return DeliveryResult.permanent(name() + "_retries_exhausted", retryable.statusClass(),
-                        "gave up after " + attempts + " attempts in " + elapsed.toSeconds() + "s; last: "
-                                + retryable.detail());
-            }
-            LOG.warn("{}: delivery of {} failed ({}), attempt {}; retrying in {} ms", name(), alert.getDedupKey(),
-                    retryable.detail(), attempts, wait.toMillis());
-            metrics.retried(name(), retryable.statusClass());
-            sleeper.sleep(wait);
+        DeliveryResult result = delegate.deliver(alert);
+        if (!(result instanceof DeliveryResult.Retryable first)) {
+            return result;
         }
+        try (BlockedDeliveries.Blocked held = blocked.start(name(), first.statusClass())) {
+            DeliveryResult.Retryable failure = first;
+            for (long retry = 1; ; retry++) {
+                Duration wait = backoff.delay((int) Math.min(retry, Integer.MAX_VALUE), random);
+                LOG.warn("{}: delivery of {} failed ({}), failing since {}; retrying in {} ms (retry {})", name(),
+                        alert.getDedupKey(), failure.detail(), held.since(), wait.toMillis(), retry);
+                metrics.retried(name(), failure.statusClass());
+                sleeper.sleep(wait);
+                result = delegate.deliver(alert);
+                if (!(result instanceof DeliveryResult.Retryable again)) {
+                    LOG.info("{}: {} {} after {} retries (failing since {})", name(), outcome(result), alert.getDedupKey(),
+                            retry, held.since());
+                    return result;
+                }
+                failure = again;
+                held.failedAgain(failure.statusClass());
+            }
+        }
+    }
+
+    private static String outcome(DeliveryResult result) {
+        return result instanceof DeliveryResult.Delivered ? "delivered" : "refused";
     }
 }

@@ -19,6 +19,13 @@ public final class ManualClock extends Clock {
         now = now.plus(duration);
     }
 
+    /** Moves the clock to {@code instant} unless it is there or later already: time never runs backwards. */
+    public synchronized void advanceTo(Instant instant) {
+        if (instant.isAfter(now)) {
+            now = instant;
+        }
+    }
+
     @Override
     public Instant instant() {
         return now;

@@ -3,12 +3,13 @@ package io.hcwatch.sink.notify.pagerduty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.retry.ExponentialBackoff;
 import io.hcwatch.sink.Alerts;
+import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.ManualClock;
 import io.hcwatch.sink.notify.RecordingSleeper;
-import io.hcwatch.sink.notify.RetryPolicy;
 import io.hcwatch.sink.notify.RetryingNotifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ServerSocket;
@@ -109,8 +110,8 @@ class PagerDutyNotifierTest {
     void deliversEveryAlertOnceInOrderPerKeyThroughA503And429Storm() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RetryingNotifier retrying = new RetryingNotifier(notifier(pagerDuty.endpoint(), 120, 20),
-                new RetryPolicy(0, Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofSeconds(30)),
-                new DeliveryMetrics(registry), clock, sleeper, () -> 0.5);
+                new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30)),
+                new DeliveryMetrics(registry), new BlockedDeliveries(clock), sleeper, () -> 0.5);
         pagerDuty.thenRespond(503, 3).thenRespond(429, 2).thenRespond(502, 1);
         List<Alert> sent = new ArrayList<>();
         for (String group : List.of("tg-a", "tg-b", "tg-c")) {

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
@@ -40,9 +41,13 @@ public final class PagerDutyStandIn implements AutoCloseable {
     private final List<Integer> statusesSent = new CopyOnWriteArrayList<>();
     private final Deque<Response> scripted = new ArrayDeque<>();
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final AtomicInteger dropped = new AtomicInteger();
 
     private record Response(int status, String body) {
     }
+
+    /** Not an answer: the connection is closed without one, as a crashing proxy or a reset would. */
+    private static final Response DROP = new Response(-1, "");
 
     private record Rule(Predicate<JsonNode> when, Response response) {
     }
@@ -85,6 +90,17 @@ public final class PagerDutyStandIn implements AutoCloseable {
         return this;
     }
 
+    /** Valid events matching {@code when} get no answer: the connection is closed (a network error to the client). */
+    public PagerDutyStandIn dropWhen(Predicate<JsonNode> when) {
+        rules.add(new Rule(when, DROP));
+        return this;
+    }
+
+    /** Requests whose connection was closed without an answer. */
+    public int dropped() {
+        return dropped.get();
+    }
+
     public List<JsonNode> accepted() {
         return List.copyOf(accepted);
     }
@@ -108,7 +124,13 @@ public final class PagerDutyStandIn implements AutoCloseable {
             try (InputStream in = exchange.getRequestBody()) {
                 body = in.readAllBytes();
             }
-            respond(exchange, decide(exchange, body));
+            Response response = decide(exchange, body);
+            if (response == DROP) {
+                // closing the exchange before any response headers closes the connection
+                dropped.incrementAndGet();
+                return;
+            }
+            respond(exchange, response);
         }
     }
 
