@@ -31,8 +31,11 @@ public final class ErrorLog {
         this.nanoTime = nanoTime;
     }
 
-    /** @return whether this call wrote a log line */
-    public synchronized boolean failure(String source, String reason, String message) {
+    /**
+     * @param detail appended to the line but not compared (attempt counts, next retry)
+     * @return whether this call wrote a log line
+     */
+    public synchronized boolean failure(String source, String reason, String message, String detail) {
         String text = source + ": " + reason + ": " + message;
         long now = nanoTime.getAsLong();
         Entry e = bySource.computeIfAbsent(source, k -> new Entry());
@@ -42,9 +45,9 @@ public final class ErrorLog {
             return false;
         }
         if (text.equals(e.message) && e.suppressed > 0) {
-            log.warn("{} ({} more times since last logged)", text, e.suppressed);
+            log.warn("{}{} ({} more times since last logged)", text, detail, e.suppressed);
         } else {
-            log.warn(text);
+            log.warn("{}{}", text, detail);
         }
         e.message = text;
         e.loggedAt = now;

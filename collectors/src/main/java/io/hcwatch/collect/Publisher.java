@@ -35,7 +35,7 @@ public final class Publisher implements AutoCloseable {
     private final CollectorMetrics metrics;
     private final ErrorLog errors;
     private final LongSupplier nanoTime;
-    private volatile long unavailableUntil = Long.MIN_VALUE;
+    private volatile long unavailableUntil;
 
     /** Turns a record into the bytes of a value for one topic. */
     @FunctionalInterface
@@ -49,6 +49,7 @@ public final class Publisher implements AutoCloseable {
         this.encoder = encoder;
         this.metrics = metrics;
         this.nanoTime = nanoTime;
+        this.unavailableUntil = nanoTime.getAsLong();
         this.errors = new ErrorLog(LoggerFactory.getLogger(Publisher.class), Duration.ofMinutes(1), nanoTime);
     }
 
@@ -112,7 +113,7 @@ public final class Publisher implements AutoCloseable {
 
     private void fail(String topic, String reason, String message, Runnable onFailure) {
         metrics.publishFailed(topic, reason);
-        errors.failure("publish to " + topic, reason, message);
+        errors.failure("publish to " + topic, reason, message, "");
         onFailure.run();
     }
 

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HAProxy collector: one poller per host on a small shared pool, one producer, and
- * {@code /metrics}, {@code /health}, {@code /ready} (ready once every host has been read once).
+ * {@code /metrics}, {@code /health}, {@code /ready}.
  */
 public final class HaproxyCollector implements AutoCloseable {
 
@@ -84,10 +84,12 @@ public final class HaproxyCollector implements AutoCloseable {
         };
     }
 
-    /** Ready once every host has answered at least once. */
+    /**
+     * Ready once any host has answered: one HAProxy being down is a per-host matter
+     * ({@code hcwatch_collector_up{host}}), not a reason to call the collector itself unready.
+     */
     public boolean isReady() {
-        return registry.find("hcwatch.collector.polls").counters().stream().filter(c -> c.count() > 0).count()
-                >= config.hosts().size();
+        return registry.find("hcwatch.collector.polls").counters().stream().anyMatch(c -> c.count() > 0);
     }
 
     public PrometheusMeterRegistry registry() {

@@ -101,7 +101,7 @@ final class HostPoller implements Runnable {
         failures++;
         metrics.pollFailed(host, reason);
         Duration wait = backoff.delay(failures);
-        errors.failure(label(), reason, message + " (attempt " + failures + ", next in " + wait.toMillis() + " ms)");
+        errors.failure(label(), reason, message, " (attempt " + failures + ", next in " + wait.toMillis() + " ms)");
         return wait.toNanos();
     }
 
