@@ -66,6 +66,9 @@ public final class CollectorMetrics {
         Timer.builder("hcwatch.collector.publish.latency").tag("topic", topic)
                 .description("From the start of the poll that produced a record to the broker's acknowledgement")
                 .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30))
                 .distributionStatisticExpiry(Duration.ofMinutes(2))
                 .register(registry).record(pollToAckNanos, TimeUnit.NANOSECONDS);
     }
