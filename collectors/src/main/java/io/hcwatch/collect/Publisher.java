@@ -20,11 +20,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends collected records to Kafka, keyed by string, values in the configured format. Never blocks a
- * poll for long: {@code max.block.ms} defaults to 2 s, and after a send could not even get the
- * cluster's metadata the next sends fail at once for {@link #UNAVAILABLE_PAUSE} instead of each
- * waiting again. Once metadata is known the producer buffers and retries by itself (up to
- * {@code delivery.timeout.ms}). A record that is not delivered calls its {@code onFailure}, so the
- * collector can send the state it stood for again.
+ * poll for long: {@code max.block.ms} defaults to 2 s, and once a send timed out (the producer
+ * reports a metadata wait that ran out through the callback, inside {@code send}) the next sends fail
+ * at once for {@link #UNAVAILABLE_PAUSE} instead of each waiting again. Once metadata is known the
+ * producer buffers and retries by itself (up to {@code delivery.timeout.ms}). A record that is not
+ * delivered calls its {@code onFailure}, so the collector can send the state it stood for again.
  */
 public final class Publisher implements AutoCloseable {
 
@@ -100,15 +100,22 @@ public final class Publisher implements AutoCloseable {
                 if (error == null) {
                     metrics.published(topic, nanoTime.getAsLong() - pollStartNanos);
                 } else {
+                    if (error instanceof TimeoutException) {
+                        pause();
+                    }
                     fail(topic, "delivery", describe(error), onFailure);
                 }
             });
         } catch (TimeoutException e) {
-            unavailableUntil = nanoTime.getAsLong() + UNAVAILABLE_PAUSE.toNanos();
+            pause();
             fail(topic, "unavailable", describe(e), onFailure);
         } catch (KafkaException e) {
             fail(topic, "send", describe(e), onFailure);
         }
+    }
+
+    private void pause() {
+        unavailableUntil = nanoTime.getAsLong() + UNAVAILABLE_PAUSE.toNanos();
     }
 
     private void fail(String topic, String reason, String message, Runnable onFailure) {

@@ -105,10 +105,14 @@ public final class HaproxyCollector implements AutoCloseable {
     public synchronized void close() {
         pollers.forEach(HostPoller::stop);
         if (executor != null) {
-            executor.shutdownNow();
+            // a poll under way finishes (bounded by the socket timeout and max.block.ms) rather than being cut
+            executor.shutdown();
             try {
-                executor.awaitTermination(10, TimeUnit.SECONDS);
+                if (!executor.awaitTermination(config.timeout().toMillis() + 5_000, TimeUnit.MILLISECONDS)) {
+                    executor.shutdownNow();
+                }
             } catch (InterruptedException e) {
+                executor.shutdownNow();
                 Thread.currentThread().interrupt();
             }
         }

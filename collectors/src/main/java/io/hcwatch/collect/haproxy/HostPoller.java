@@ -6,9 +6,12 @@ import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Publisher;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Polls one host on its own schedule: every interval while it answers, after an exponential backoff
@@ -16,6 +19,8 @@ import java.util.function.Function;
  * counted and retried, and other hosts are polled meanwhile on the shared executor.
  */
 final class HostPoller implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HostPoller.class);
 
     private final String host;
     private final StatsSource source;
@@ -72,11 +77,17 @@ final class HostPoller implements Runnable {
             delayNanos = interval.toNanos() - (System.nanoTime() - startNanos);
         } catch (PollException e) {
             delayNanos = failed(e.reason, e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            // a bug met by one host's data must not end that host's polling: report it and carry on
+            LOG.error("haproxy host {}: internal error", host, e);
             delayNanos = failed(PollException.Reasons.INTERNAL_ERROR, e.toString());
         }
         if (!stopped) {
-            executor.schedule(this, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            try {
+                executor.schedule(this, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // the collector is closing
+            }
         }
     }
 
