@@ -2,6 +2,7 @@ package io.hcwatch.collect.haproxy;
 
 import io.hcwatch.avro.v1.BackendStats;
 import io.hcwatch.avro.v1.CheckConfig;
+import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.FrontendStats;
 import io.hcwatch.avro.v1.HaproxyStats;
@@ -145,7 +146,7 @@ final class HostTracker {
                 publishedServers.remove(gone.getKey());
                 Snapshot.Server sv = gone.getValue();
                 HealthCheckResult r = HealthCheckResult.newBuilder(check(sv, activeLeft.get(sv.backend()), pollMs))
-                        .setState(TargetState.unused).setOutcome(io.hcwatch.avro.v1.CheckOutcome.other)
+                        .setState(TargetState.unused).setOutcome(CheckOutcome.other)
                         .setReason("server removed from the configuration").setLatencyMs(null).setStatusCode(null).build();
                 out.add(new Outgoing(Outgoing.Topic.HEALTH, sv.name(), r, pollMs, () -> { }));
             }
@@ -168,7 +169,7 @@ final class HostTracker {
                 .setTarget(sv.name())
                 .setTargetIp(address == null ? null : address[0])
                 .setPort(address == null ? null : Integer.valueOf(address[1]))
-                .setOutcome(maintenance ? io.hcwatch.avro.v1.CheckOutcome.other : ServerChecks.outcome(sv.checkStatus()))
+                .setOutcome(maintenance ? CheckOutcome.other : ServerChecks.outcome(sv.checkStatus()))
                 .setLatencyMs(maintenance ? null : sv.checkDurationMs())
                 .setStatusCode(maintenance ? null : sv.checkCode())
                 .setState(state)

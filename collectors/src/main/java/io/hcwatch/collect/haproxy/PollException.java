@@ -27,7 +27,6 @@ final class PollException extends Exception {
         static final String TIMEOUT = "timeout";
         static final String IO_ERROR = "io_error";
         static final String UNKNOWN_COMMAND = "unknown_command";
-        static final String COMMAND_REFUSED = "command_refused";
         static final String HTTP_STATUS = "http_status";
         static final String TRUNCATED = "truncated";
         static final String MISSING_COLUMN = "missing_column";
