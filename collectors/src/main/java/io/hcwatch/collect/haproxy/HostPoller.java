@@ -76,11 +76,10 @@ final class HostPoller implements Runnable {
             failures = 0;
             delayNanos = interval.toNanos() - (System.nanoTime() - startNanos);
         } catch (PollException e) {
-            delayNanos = failed(e.reason, e.getMessage());
+            delayNanos = failed(e.reason, e.getMessage(), null);
         } catch (RuntimeException | LinkageError | AssertionError e) {
             // a bug met by one host's data must not end that host's polling: report it and carry on
-            LOG.error("haproxy host {}: internal error", host, e);
-            delayNanos = failed(PollException.Reasons.INTERNAL_ERROR, e.toString());
+            delayNanos = failed(PollException.Reasons.INTERNAL_ERROR, e.toString(), e);
         }
         if (!stopped) {
             try {
@@ -95,8 +94,9 @@ final class HostPoller implements Runnable {
     void pollOnce(long startNanos) throws PollException {
         long pollMs = clock.millis();
         Snapshot snapshot = source.read();
-        metrics.pollSucceeded(host, System.nanoTime() - startNanos);
+        long readNanos = System.nanoTime() - startNanos;
         HostTracker.Result result = tracker.track(snapshot, pollMs);
+        metrics.pollSucceeded(host, readNanos);
         if (result.reloaded()) {
             metrics.reload(host);
         }
@@ -108,11 +108,15 @@ final class HostPoller implements Runnable {
         }
     }
 
-    private long failed(String reason, String message) {
+    /** @param bug the throwable of an internal error, whose stack is logged with the line (when that is logged) */
+    private long failed(String reason, String message, Throwable bug) {
         failures++;
         metrics.pollFailed(host, reason);
         Duration wait = backoff.delay(failures);
-        errors.failure(label(), reason, message, " (attempt " + failures + ", next in " + wait.toMillis() + " ms)");
+        if (errors.failure(label(), reason, message, " (attempt " + failures + ", next in " + wait.toMillis() + " ms)")
+                && bug != null) {
+            LOG.error("haproxy host {}: internal error", host, bug);
+        }
         return wait.toNanos();
     }
 
