@@ -40,12 +40,6 @@ public final class ConfigReader {
         return new ConfigReader(p);
     }
 
-    public boolean has(String key) {
-        claimed.add(key);
-        String v = properties.getProperty(key);
-        return v != null && !v.isBlank();
-    }
-
     public String text(String key, String defaultValue) {
         claimed.add(key);
         String v = properties.getProperty(key);
