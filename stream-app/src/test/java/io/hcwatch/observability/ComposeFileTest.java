@@ -2,6 +2,7 @@ package io.hcwatch.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hcwatch.testsupport.ExternalTool;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

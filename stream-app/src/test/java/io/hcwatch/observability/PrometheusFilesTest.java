@@ -3,6 +3,7 @@ package io.hcwatch.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hcwatch.testsupport.ExternalTool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.hcwatch.observability;
+package io.hcwatch.testsupport;
 
 import static org.assertj.core.api.Assertions.fail;
 
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A command-line tool a test needs (promtool, prometheus, docker-compose). Missing, the test is
+ * A command-line tool a test needs (promtool, prometheus, docker-compose, haproxy). Missing, the test is
  * skipped with a message saying what to install, unless {@code requireVariable} is set to 1 in
  * the environment (CI sets it), where a missing tool fails the test instead.
  */
@@ -46,6 +46,10 @@ public record ExternalTool(Path binary) {
 
     public static ExternalTool dockerCompose() {
         return require("docker-compose", "HCWATCH_REQUIRE_COMPOSE", "Debian: apt-get install docker-compose");
+    }
+
+    public static ExternalTool haproxy() {
+        return require("haproxy", "HCWATCH_REQUIRE_HAPROXY", "Debian: apt-get install haproxy");
     }
 
     /** What a finished run printed and its exit code. */

@@ -1,4 +1,4 @@
-package io.hcwatch.observability;
+package io.hcwatch.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

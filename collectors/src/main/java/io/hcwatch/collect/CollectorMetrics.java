@@ -1,0 +1,91 @@
+package io.hcwatch.collect;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The counters every collector exports (Prometheus names in collectors/README.md). {@code host} is
+ * the source a collector polls under the name it publishes it as.
+ */
+public final class CollectorMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, AtomicInteger> up = new ConcurrentHashMap<>();
+
+    public CollectorMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** A poll that read and published; {@code hcwatch_collector_up{host}} turns 1. */
+    public void pollSucceeded(String host, long durationNanos) {
+        registry.counter("hcwatch.collector.polls", "host", host).increment();
+        Timer.builder("hcwatch.collector.poll.duration").tag("host", host)
+                .description("Time to read one host's stats (connect, commands, parse)")
+                .register(registry).record(durationNanos, TimeUnit.NANOSECONDS);
+        upGauge(host).set(1);
+    }
+
+    /** {@code hcwatch_collector_poll_errors_total{host,reason}}; {@code hcwatch_collector_up{host}} turns 0. */
+    public void pollFailed(String host, String reason) {
+        Counter.builder("hcwatch.collector.poll.errors").tags("host", host, "reason", reason)
+                .description("Polls that failed, by reason; nothing was published for the host in that poll")
+                .register(registry).increment();
+        upGauge(host).set(0);
+    }
+
+    /** Registers a host before its first poll so dashboards show it from the start. */
+    public void hostKnown(String host) {
+        upGauge(host);
+        registry.counter("hcwatch.collector.polls", "host", host);
+    }
+
+    public void reload(String host) {
+        Counter.builder("hcwatch.collector.reloads").tag("host", host)
+                .description("Reloads or restarts seen (pid changed or uptime went back); no deltas for that interval")
+                .register(registry).increment();
+    }
+
+    public void counterReset(String host, String proxy) {
+        Counter.builder("hcwatch.collector.counter.resets").tags("host", host, "proxy", proxy)
+                .description("A proxy's counters went back without a reload (clear counters); no deltas for it that interval")
+                .register(registry).increment();
+    }
+
+    public void published(String topic, long pollToAckNanos) {
+        Timer.builder("hcwatch.collector.publish.latency").tag("topic", topic)
+                .description("From the start of the poll that produced a record to the broker's acknowledgement")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .distributionStatisticExpiry(Duration.ofMinutes(2))
+                .register(registry).record(pollToAckNanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void publishFailed(String topic, String reason) {
+        Counter.builder("hcwatch.collector.publish.errors").tags("topic", topic, "reason", reason)
+                .description("Records not published; state records are sent again at the next poll")
+                .register(registry).increment();
+    }
+
+    private AtomicInteger upGauge(String host) {
+        return up.computeIfAbsent(host, h -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder("hcwatch.collector.up", value, AtomicInteger::get).tag("host", h)
+                    .description("1 when the last poll of the host succeeded")
+                    .strongReference(true).register(registry);
+            return value;
+        });
+    }
+}

@@ -1,0 +1,130 @@
+package io.hcwatch.collect.haproxy;
+
+import io.hcwatch.collect.Backoff;
+import io.hcwatch.collect.CollectorMetrics;
+import io.hcwatch.collect.ErrorLog;
+import io.hcwatch.collect.PublishConfig;
+import io.hcwatch.collect.Publisher;
+import io.hcwatch.observability.EndpointServer;
+import io.hcwatch.observability.ProcessMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HAProxy collector: one poller per host on a small shared pool, one producer, and
+ * {@code /metrics}, {@code /health}, {@code /ready}.
+ */
+public final class HaproxyCollector implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HaproxyCollector.class);
+    /** Thread names the benchmark sums CPU over. */
+    public static final String THREAD_PREFIX = "hcwatch-collect-haproxy-";
+
+    private final HaproxyConfig config;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final CollectorMetrics metrics = new CollectorMetrics(registry);
+    private final List<HostPoller> pollers = new ArrayList<>();
+    private ScheduledExecutorService executor;
+    private Publisher publisher;
+    private ProcessMetrics processMetrics;
+    private EndpointServer endpoints;
+
+    HaproxyCollector(HaproxyConfig config) {
+        this.config = config;
+    }
+
+    public synchronized void start() {
+        processMetrics = ProcessMetrics.bind(registry, ProcessMetrics.DEFAULT_KAFKA_REFRESH, this::isReady);
+        publisher = Publisher.create(config.publish(), "hcwatch-collect-haproxy", metrics);
+        processMetrics.add(new KafkaClientMetrics(publisher.producer(), List.of(), processMetrics.scheduler(),
+                processMetrics.kafkaRefresh()));
+        AtomicInteger threads = new AtomicInteger();
+        executor = Executors.newScheduledThreadPool(Math.min(config.hosts().size(), 4), r -> {
+            Thread t = new Thread(r, THREAD_PREFIX + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        ErrorLog errors = new ErrorLog(LoggerFactory.getLogger(HostPoller.class), Duration.ofMinutes(1), System::nanoTime);
+        HttpClient http = HttpClient.newBuilder().connectTimeout(config.timeout()).build();
+        for (HaproxyConfig.Host h : config.hosts()) {
+            StatsSource source = h.socket() != null
+                    ? new RuntimeApiSource(new RuntimeApiClient(h.socket(), config.timeout()))
+                    : new StatsPageSource(http, h.statsUrl(), h.basicAuth(), config.timeout());
+            Backoff backoff = new Backoff(config.backoffInitial(), config.backoffMax(), () -> ThreadLocalRandom.current().nextDouble());
+            HostPoller poller = new HostPoller(h.name(), source, publisher, this::topic, metrics, errors, backoff,
+                    config.pollInterval(), Clock.systemUTC(), executor);
+            pollers.add(poller);
+            LOG.info("polling HAProxy host {} via {} every {} ms", h.name(), source.describe(), config.pollInterval().toMillis());
+        }
+        pollers.forEach(HostPoller::start);
+        if (config.publish().metricsPort() != PublishConfig.METRICS_OFF) {
+            endpoints = EndpointServer.start(config.publish().metricsHost(), config.publish().metricsPort(), registry, this::isReady);
+            LOG.info("serving /metrics, /health and /ready on {}:{}", config.publish().metricsHost(), endpoints.port());
+        }
+    }
+
+    private String topic(Outgoing.Topic t) {
+        return switch (t) {
+            case CONFIG -> config.configTopic();
+            case HEALTH -> config.healthTopic();
+            case STATS -> config.statsTopic();
+        };
+    }
+
+    /**
+     * Ready once any host has answered: one HAProxy being down is a per-host matter
+     * ({@code hcwatch_collector_up{host}}), not a reason to call the collector itself unready.
+     */
+    public boolean isReady() {
+        return registry.find("hcwatch.collector.polls").counters().stream().anyMatch(c -> c.count() > 0);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** The endpoints' port (useful with metrics.port=0), or -1. */
+    public int metricsPort() {
+        return endpoints == null ? -1 : endpoints.port();
+    }
+
+    @Override
+    public synchronized void close() {
+        pollers.forEach(HostPoller::stop);
+        if (executor != null) {
+            // a poll under way finishes (bounded by the socket timeout and max.block.ms) rather than being cut
+            executor.shutdown();
+            try {
+                if (!executor.awaitTermination(config.timeout().toMillis() + 5_000, TimeUnit.MILLISECONDS)) {
+                    executor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                executor.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (endpoints != null) {
+            endpoints.close();
+        }
+        if (publisher != null) {
+            publisher.close();
+        }
+        if (processMetrics != null) {
+            processMetrics.close();
+        }
+        registry.close();
+    }
+}

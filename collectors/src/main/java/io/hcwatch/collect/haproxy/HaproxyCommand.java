@@ -1,0 +1,32 @@
+package io.hcwatch.collect.haproxy;
+
+import io.hcwatch.collect.ConfigReader;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code collect haproxy --config FILE}: polls until the process is stopped. */
+@Command(name = "haproxy", mixinStandardHelpOptions = true,
+        description = "Polls HAProxy's runtime API (or stats page) and publishes lb-config, health-check-results"
+                + " and haproxy-stats. Keys: collectors/README.md.")
+public final class HaproxyCommand implements Callable<Integer> {
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "properties file")
+    Path config;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        HaproxyConfig settings = HaproxyConfig.read(ConfigReader.load(config), System::getenv, HostNames::local);
+        HaproxyCollector collector = new HaproxyCollector(settings);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            collector.close();
+            stopped.countDown();
+        }, "hcwatch-collect-shutdown"));
+        collector.start();
+        stopped.await();
+        return 0;
+    }
+}

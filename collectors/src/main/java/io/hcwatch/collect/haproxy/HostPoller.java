@@ -1,0 +1,126 @@
+package io.hcwatch.collect.haproxy;
+
+import io.hcwatch.collect.Backoff;
+import io.hcwatch.collect.CollectorMetrics;
+import io.hcwatch.collect.ErrorLog;
+import io.hcwatch.collect.Publisher;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Polls one host on its own schedule: every interval while it answers, after an exponential backoff
+ * while it does not. Nothing a poll meets stops the schedule: every failure is logged (rate-limited),
+ * counted and retried, and other hosts are polled meanwhile on the shared executor.
+ */
+final class HostPoller implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HostPoller.class);
+
+    private final String host;
+    private final StatsSource source;
+    private final HostTracker tracker;
+    private final Publisher publisher;
+    private final Function<Outgoing.Topic, String> topics;
+    private final CollectorMetrics metrics;
+    private final ErrorLog errors;
+    private final Backoff backoff;
+    private final Duration interval;
+    private final Clock clock;
+    private final ScheduledExecutorService executor;
+    private int failures;
+    private volatile boolean stopped;
+
+    HostPoller(String host, StatsSource source, Publisher publisher, Function<Outgoing.Topic, String> topics,
+               CollectorMetrics metrics, ErrorLog errors, Backoff backoff, Duration interval, Clock clock,
+               ScheduledExecutorService executor) {
+        this.host = host;
+        this.source = source;
+        this.tracker = new HostTracker(host);
+        this.publisher = publisher;
+        this.topics = topics;
+        this.metrics = metrics;
+        this.errors = errors;
+        this.backoff = backoff;
+        this.interval = interval;
+        this.clock = clock;
+        this.executor = executor;
+        metrics.hostKnown(host);
+    }
+
+    void start() {
+        executor.execute(this);
+    }
+
+    void stop() {
+        stopped = true;
+    }
+
+    @Override
+    public void run() {
+        if (stopped) {
+            return;
+        }
+        long startNanos = System.nanoTime();
+        long delayNanos;
+        try {
+            pollOnce(startNanos);
+            if (failures > 0) {
+                errors.recovered(label());
+            }
+            failures = 0;
+            delayNanos = interval.toNanos() - (System.nanoTime() - startNanos);
+        } catch (PollException e) {
+            delayNanos = failed(e.reason, e.getMessage(), null);
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            // a bug met by one host's data must not end that host's polling: report it and carry on
+            delayNanos = failed(PollException.Reasons.INTERNAL_ERROR, e.toString(), e);
+        }
+        if (!stopped) {
+            try {
+                executor.schedule(this, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // the collector is closing
+            }
+        }
+    }
+
+    /** Reads, works out what changed, hands it to the producer; deliveries complete later. */
+    void pollOnce(long startNanos) throws PollException {
+        long pollMs = clock.millis();
+        Snapshot snapshot = source.read();
+        long readNanos = System.nanoTime() - startNanos;
+        HostTracker.Result result = tracker.track(snapshot, pollMs);
+        metrics.pollSucceeded(host, readNanos);
+        if (result.reloaded()) {
+            metrics.reload(host);
+        }
+        for (String proxy : result.counterResets()) {
+            metrics.counterReset(host, proxy);
+        }
+        for (Outgoing o : result.records()) {
+            publisher.publish(topics.apply(o.topic()), o.key(), o.record(), o.timestampMs(), startNanos, o.onFailure());
+        }
+    }
+
+    /** @param bug the throwable of an internal error, whose stack is logged with the line (when that is logged) */
+    private long failed(String reason, String message, Throwable bug) {
+        failures++;
+        metrics.pollFailed(host, reason);
+        Duration wait = backoff.delay(failures);
+        if (errors.failure(label(), reason, message, " (attempt " + failures + ", next in " + wait.toMillis() + " ms)")
+                && bug != null) {
+            LOG.error("haproxy host {}: internal error", host, bug);
+        }
+        return wait.toNanos();
+    }
+
+    private String label() {
+        return "haproxy host " + host + " (" + source.describe() + ")";
+    }
+}

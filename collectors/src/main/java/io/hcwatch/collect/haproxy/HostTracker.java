@@ -1,0 +1,241 @@
+package io.hcwatch.collect.haproxy;
+
+import io.hcwatch.avro.v1.BackendStats;
+import io.hcwatch.avro.v1.CheckConfig;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.ConfigKind;
+import io.hcwatch.avro.v1.FrontendStats;
+import io.hcwatch.avro.v1.HaproxyStats;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.avro.v1.TargetState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one host's successive polls mean: the limits and server states that changed since they were
+ * last published, and one stats record with counter deltas. Counters restart when HAProxy reloads
+ * (pid changed, or Uptime_sec went back) or when someone clears them; then that interval has no
+ * deltas at all rather than wrong (negative or partial) ones. Polls of one host are serial; the
+ * published-state maps are concurrent because a failed delivery clears an entry from a producer
+ * thread.
+ */
+final class HostTracker {
+
+    /** What the tracker noticed besides the records, for metrics. */
+    record Result(List<Outgoing> records, boolean reloaded, List<String> counterResets) {
+    }
+
+    private static final long ABSENT = -1;
+
+    private final String host;
+    private Integer lastPid;
+    private long lastUptime;
+    private long lastPollMs;
+    private final Map<String, long[]> frontendCounters = new HashMap<>();
+    private final Map<String, long[]> backendCounters = new HashMap<>();
+    private final Map<String, Integer> publishedSlim = new ConcurrentHashMap<>();
+    private final Map<String, Integer> publishedMaxconn = new ConcurrentHashMap<>();
+    private final Map<String, String> publishedServers = new ConcurrentHashMap<>();
+    private Set<String> lastFrontends = Set.of();
+    private Map<String, Snapshot.Server> lastServers = Map.of();
+
+    HostTracker(String host) {
+        this.host = host;
+    }
+
+    Result track(Snapshot s, long pollMs) {
+        ProcessInfo p = s.process();
+        boolean first = lastPid == null;
+        boolean reloaded = !first && (p.pid() != lastPid || p.uptimeSec() < lastUptime);
+        if (reloaded) {
+            frontendCounters.clear();
+            backendCounters.clear();
+        }
+        Long intervalMs = first || reloaded ? null : pollMs - lastPollMs;
+        Instant ts = Instant.ofEpochMilli(pollMs);
+        List<Outgoing> out = new ArrayList<>();
+        limits(s, ts, out);
+        servers(s, pollMs, first ? pollMs : lastPollMs, out);
+        List<String> resets = new ArrayList<>();
+        HaproxyStats stats = stats(s, ts, reloaded, intervalMs, resets);
+        out.add(new Outgoing(Outgoing.Topic.STATS, host, stats, pollMs, () -> { }));
+        lastPid = p.pid();
+        lastUptime = p.uptimeSec();
+        lastPollMs = pollMs;
+        return new Result(out, reloaded, resets);
+    }
+
+    /** lb-config for the process maxconn and each frontend's session limit, at start and on change. */
+    private void limits(Snapshot s, Instant ts, List<Outgoing> out) {
+        int maxconn = s.process().maxconn();
+        if (!Objects.equals(publishedMaxconn.put(host, maxconn), maxconn)) {
+            LbConfig c = LbConfig.newBuilder().setKind(ConfigKind.haproxy_process).setId(host).setTs(ts)
+                    .setHost(host).setMaxconn(maxconn).build();
+            out.add(new Outgoing(Outgoing.Topic.CONFIG, host, c, ts.toEpochMilli(), () -> publishedMaxconn.remove(host, maxconn)));
+        }
+        Set<String> seen = new LinkedHashSet<>();
+        for (Snapshot.Frontend f : s.frontends()) {
+            seen.add(f.name());
+            Integer slim = f.slim();
+            if (slim == null || Objects.equals(publishedSlim.put(f.name(), slim), slim)) {
+                continue;
+            }
+            out.add(new Outgoing(Outgoing.Topic.CONFIG, host + "/" + f.name(), frontendConfig(f.name(), slim, ts),
+                    ts.toEpochMilli(), () -> publishedSlim.remove(f.name(), slim)));
+        }
+        for (String gone : lastFrontends) {
+            if (!seen.contains(gone)) {
+                // a frontend a reload removed: a null limit makes the host monitor forget it
+                publishedSlim.remove(gone);
+                out.add(new Outgoing(Outgoing.Topic.CONFIG, host + "/" + gone, frontendConfig(gone, null, ts),
+                        ts.toEpochMilli(), () -> { }));
+            }
+        }
+        lastFrontends = seen;
+    }
+
+    private LbConfig frontendConfig(String frontend, Integer maxconn, Instant ts) {
+        return LbConfig.newBuilder().setKind(ConfigKind.haproxy_frontend).setId(host + "/" + frontend).setTs(ts)
+                .setHost(host).setFrontend(frontend).setMaxconn(maxconn).build();
+    }
+
+    /**
+     * A HealthCheckResult per checked server at start and whenever its status or check status
+     * changes. A changed UP/DOWN state is timed by lastchg (seconds since the change), kept within
+     * the interval since the previous poll; anything else by the poll.
+     */
+    private void servers(Snapshot s, long pollMs, long previousPollMs, List<Outgoing> out) {
+        Map<String, Integer> activeLeft = new HashMap<>();
+        for (Snapshot.Backend b : s.backends()) {
+            if (b.act() != null) {
+                activeLeft.put(b.name(), b.act());
+            }
+        }
+        Map<String, Snapshot.Server> now = new HashMap<>();
+        for (Snapshot.Server sv : s.servers()) {
+            if (!ServerChecks.isChecked(sv.status()) || ServerChecks.state(sv.status()) == null) {
+                continue;
+            }
+            String id = sv.backend() + "/" + sv.name();
+            now.put(id, sv);
+            String view = sv.status() + "|" + sv.checkStatus();
+            String before = publishedServers.put(id, view);
+            if (view.equals(before)) {
+                continue;
+            }
+            Snapshot.Server previous = lastServers.get(id);
+            long ts = pollMs;
+            if (previous != null && ServerChecks.state(previous.status()) != ServerChecks.state(sv.status())
+                    && sv.lastChangeSec() != null) {
+                ts = Math.max(pollMs - sv.lastChangeSec() * 1000, previousPollMs);
+            }
+            HealthCheckResult r = check(sv, activeLeft.get(sv.backend()), ts);
+            out.add(new Outgoing(Outgoing.Topic.HEALTH, sv.name(), r, ts, () -> publishedServers.remove(id, view)));
+        }
+        for (Map.Entry<String, Snapshot.Server> gone : lastServers.entrySet()) {
+            if (!now.containsKey(gone.getKey())) {
+                // no longer in HAProxy's configuration (a reload removed it): out of service, as MAINT is
+                publishedServers.remove(gone.getKey());
+                Snapshot.Server sv = gone.getValue();
+                HealthCheckResult r = HealthCheckResult.newBuilder(check(sv, activeLeft.get(sv.backend()), pollMs))
+                        .setState(TargetState.unused).setOutcome(CheckOutcome.other)
+                        .setReason("server removed from the configuration").setLatencyMs(null).setStatusCode(null).build();
+                out.add(new Outgoing(Outgoing.Topic.HEALTH, sv.name(), r, pollMs, () -> { }));
+            }
+        }
+        lastServers = now;
+    }
+
+    /** Named as the stream app names HAProxy's check log lines: lb = host, target group = backend, target = server. */
+    private HealthCheckResult check(Snapshot.Server sv, Integer activeLeft, long ts) {
+        TargetState state = ServerChecks.state(sv.status());
+        boolean maintenance = state == TargetState.unused;
+        String[] address = address(sv.address());
+        CheckConfig check = sv.rise() == null && sv.fall() == null ? null
+                : new CheckConfig(null, null, null, sv.rise(), sv.fall());
+        return HealthCheckResult.newBuilder()
+                .setTs(Instant.ofEpochMilli(ts))
+                .setSource("haproxy")
+                .setLb(host)
+                .setTargetGroup(sv.backend())
+                .setTarget(sv.name())
+                .setTargetIp(address == null ? null : address[0])
+                .setPort(address == null ? null : Integer.valueOf(address[1]))
+                .setOutcome(maintenance ? CheckOutcome.other : ServerChecks.outcome(sv.checkStatus()))
+                .setLatencyMs(maintenance ? null : sv.checkDurationMs())
+                .setStatusCode(maintenance ? null : sv.checkCode())
+                .setState(state)
+                .setReason(maintenance ? null : ServerChecks.reason(sv.checkStatus(), sv.checkDescription()))
+                .setCheck(check)
+                .setActiveServersLeft(activeLeft)
+                .build();
+    }
+
+    /** ip and port of "10.0.0.5:8080" or "[2001:db8::5]:8080"; null for other forms (unix sockets, names). */
+    static String[] address(String addr) {
+        if (addr == null) {
+            return null;
+        }
+        int colon = addr.lastIndexOf(':');
+        if (colon <= 0 || colon == addr.length() - 1) {
+            return null;
+        }
+        String ip = addr.substring(0, colon);
+        String port = addr.substring(colon + 1);
+        if (ip.startsWith("[") && ip.endsWith("]")) {
+            ip = ip.substring(1, ip.length() - 1);
+        }
+        if (!port.chars().allMatch(Character::isDigit) || port.length() > 5 || Integer.parseInt(port) > 65_535) {
+            return null;
+        }
+        return new String[] {ip, port};
+    }
+
+    private HaproxyStats stats(Snapshot s, Instant ts, boolean reloaded, Long intervalMs, List<String> resets) {
+        ProcessInfo p = s.process();
+        List<FrontendStats> frontends = new ArrayList<>(s.frontends().size());
+        for (Snapshot.Frontend f : s.frontends()) {
+            long[] now = {f.stot(), f.ereq(), f.dreq(), f.dcon() == null ? ABSENT : f.dcon()};
+            Long[] d = deltas(frontendCounters.put(f.name(), now), now, intervalMs, f.name(), resets);
+            frontends.add(new FrontendStats(f.name(), f.status(), f.scur(), f.slim(), f.smax(), f.qcur(), f.rate(),
+                    f.reqRate(), f.connRate(), d[0], d[1], d[2], d[3]));
+        }
+        List<BackendStats> backends = new ArrayList<>(s.backends().size());
+        for (Snapshot.Backend b : s.backends()) {
+            long[] now = {b.stot(), b.econ() == null ? ABSENT : b.econ(), b.eresp() == null ? ABSENT : b.eresp()};
+            Long[] d = deltas(backendCounters.put(b.name(), now), now, intervalMs, b.name(), resets);
+            backends.add(new BackendStats(b.name(), b.status(), b.scur(), b.qcur(), b.act(), b.bck(), d[0], d[1], d[2]));
+        }
+        return new HaproxyStats(ts, host, p.pid(), p.uptimeSec(), reloaded, intervalMs, p.currConns(), p.maxconn(),
+                p.connRate(), p.sessRate(), p.runQueue(), p.idlePct(), frontends, backends);
+    }
+
+    /**
+     * Each counter's growth since the previous poll; all null when there is no previous value in this
+     * process, or when any counter went back (cleared), since then none of them covers the interval.
+     */
+    private static Long[] deltas(long[] before, long[] now, Long intervalMs, String proxy, List<String> resets) {
+        Long[] d = new Long[now.length];
+        if (before == null || intervalMs == null) {
+            return d;
+        }
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] != ABSENT && before[i] != ABSENT && now[i] < before[i]) {
+                resets.add(proxy);
+                return new Long[now.length];
+            }
+        }
+        for (int i = 0; i < now.length; i++) {
+            d[i] = now[i] == ABSENT || before[i] == ABSENT ? null : now[i] - before[i];
+        }
+        return d;
+    }
+}

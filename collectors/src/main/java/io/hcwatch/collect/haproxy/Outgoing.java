@@ -1,0 +1,12 @@
+package io.hcwatch.collect.haproxy;
+
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * A record a poll wants published: to which of the collector's topics, under which key, and what
+ * to forget when it is not delivered (so the next poll sends that state again).
+ */
+record Outgoing(Topic topic, String key, SpecificRecord record, long timestampMs, Runnable onFailure) {
+
+    enum Topic { CONFIG, HEALTH, STATS }
+}
