@@ -28,6 +28,8 @@ public final class AlertBook {
     public Map<String, Episode> episodes = new LinkedHashMap<>();
     /** Per dedup_key: episodes started so far and when the last one ended; gives each episode its id. */
     public Map<String, long[]> history = new LinkedHashMap<>();
+    /** Since when each finding that must hold for a while has held without a break. */
+    public Map<String, Long> holding = new LinkedHashMap<>();
 
     public AlertBook() {
     }
@@ -36,7 +38,33 @@ public final class AlertBook {
      * Findings that hold on the records seen so far (called on every record). Fires new
      * episodes, escalates, re-notifies; never resolves.
      */
-    public List<Notification> observe(List<Finding> findings, long now, long renotifyMillis) {
+    public List<Notification> observe(List<Finding> findings, long now, LifecycleSettings settings) {
+        return observeRipe(ripe(findings, now), now, settings.renotifyMillis());
+    }
+
+    /**
+     * The findings that count now: those that fire at once, and those that have held without a
+     * break for as long as they must (a finding that breaks off starts counting again).
+     */
+    private List<Finding> ripe(List<Finding> findings, long now) {
+        Set<String> present = new HashSet<>();
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            if (f.holdForMillis() <= 0) {
+                out.add(f);
+                continue;
+            }
+            present.add(f.dedupKey());
+            long since = holding.computeIfAbsent(f.dedupKey(), k -> now);
+            if (now - since >= f.holdForMillis()) {
+                out.add(f);
+            }
+        }
+        holding.keySet().retainAll(present);
+        return out;
+    }
+
+    private List<Notification> observeRipe(List<Finding> findings, long now, long renotifyMillis) {
         List<Notification> out = new ArrayList<>();
         for (Finding f : findings) {
             Episode e = episodes.get(f.dedupKey());
@@ -75,8 +103,11 @@ public final class AlertBook {
      * An evaluation step: {@code findings} is everything that holds at {@code now}. Every firing
      * episode without a finding counts one clear step and resolves after {@code clearSteps}.
      */
-    public List<Notification> step(List<Finding> findings, long now, long renotifyMillis, int clearSteps) {
-        List<Notification> out = new ArrayList<>(observe(findings, now, renotifyMillis));
+    public List<Notification> step(List<Finding> all, long now, LifecycleSettings settings) {
+        List<Finding> findings = ripe(all, now);
+        long renotifyMillis = settings.renotifyMillis();
+        int clearSteps = settings.clearSteps();
+        List<Notification> out = new ArrayList<>(observeRipe(findings, now, renotifyMillis));
         Set<String> holding = new HashSet<>();
         findings.forEach(f -> holding.add(f.dedupKey()));
         for (Finding f : findings) {

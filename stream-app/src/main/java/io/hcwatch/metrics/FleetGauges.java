@@ -1,13 +1,14 @@
 package io.hcwatch.metrics;
 
-import io.hcwatch.config.Settings;
-import io.hcwatch.detect.fleet.FailOpenDetector;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.slots.FrontendSeconds;
 import io.hcwatch.detect.slots.HostState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
@@ -40,25 +41,29 @@ public final class FleetGauges {
     private static final long PUBLISH_EVERY_NANOS = 1_000_000_000L;
 
     private final MeterRegistry registry;
-    private final Settings settings;
+    private final long latencyWindowMillis;
+    private final int defaultMaxconn;
     private final Map<String, FleetSnapshot> fleets = new ConcurrentHashMap<>();
     private final Map<String, FrontendSnapshot> frontends = new ConcurrentHashMap<>();
     private final Map<String, Long> lastPublished = new ConcurrentHashMap<>();
     private final int maxSeriesKeys;
-    private final FailOpenDetector failOpenDetector;
     private final Counter dropped;
     private volatile boolean overflowLogged;
 
-    public FleetGauges(MeterRegistry registry, Settings settings) {
-        this(registry, settings, DEFAULT_MAX_SERIES_KEYS);
+    /**
+     * @param latencyWindowMillis the window of the latency gauges (headroom.window)
+     * @param defaultMaxconn      the frontend maxconn shown when none is known (slots.default-maxconn)
+     */
+    public FleetGauges(MeterRegistry registry, long latencyWindowMillis, int defaultMaxconn) {
+        this(registry, latencyWindowMillis, defaultMaxconn, DEFAULT_MAX_SERIES_KEYS);
     }
 
     /** @param maxSeriesKeys most target groups (and, separately, frontends) given gauges; later ones are only counted */
-    public FleetGauges(MeterRegistry registry, Settings settings, int maxSeriesKeys) {
+    public FleetGauges(MeterRegistry registry, long latencyWindowMillis, int defaultMaxconn, int maxSeriesKeys) {
         this.registry = registry;
-        this.settings = settings;
+        this.latencyWindowMillis = latencyWindowMillis;
+        this.defaultMaxconn = defaultMaxconn;
         this.maxSeriesKeys = maxSeriesKeys;
-        this.failOpenDetector = new FailOpenDetector(settings);
         this.dropped = Counter.builder(SERIES_DROPPED)
                 .description("Gauge updates not exported because the target-group or frontend limit was reached")
                 .register(registry);
@@ -71,16 +76,20 @@ public final class FleetGauges {
     record FrontendSnapshot(double sessions, double maxconn, double ratio) {
     }
 
-    public void publish(String targetGroup, FleetState s) {
+    /**
+     * @param now      the target group's event time
+     * @param findings what its detectors found at their latest judgement: the fail-open gauge is the
+     *                 detector's own verdict (pool or per zone, only once targets are known), so gauge and alert agree
+     */
+    public void publish(String targetGroup, FleetState s, long now, List<Finding> findings) {
         if (!due("tg\n" + targetGroup)) {
             return;
         }
-        Histogram h = s.latency.window(s.time.clock, settings.millis("headroom.window"));
+        Histogram h = s.latency.all.window(now, latencyWindowMillis);
         boolean enough = h.getTotalCount() > 0;
         double p99 = enough ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN;
-        double timeout = s.check.timeoutMs == null ? Double.NaN : s.check.timeoutMs / 1000.0;
-        // the detector's own test (pool or per zone, only once targets are known), so the gauge and the alert agree
-        boolean failOpen = !failOpenDetector.evaluate(s, s.time.clock).isEmpty();
+        double timeout = s.settings().timeoutMs == null ? Double.NaN : s.settings().timeoutMs / 1000.0;
+        boolean failOpen = findings.stream().anyMatch(f -> f.type() == AlertType.FAIL_OPEN_ROUTING);
         FleetSnapshot snap = new FleetSnapshot(s.healthy(), s.registered(),
                 enough ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
                 enough ? h.getValueAtPercentile(95) / 1000.0 : Double.NaN, p99, timeout,
@@ -107,7 +116,7 @@ public final class FleetGauges {
         }
     }
 
-    public void publish(String host, HostState h) {
+    public void publish(String host, HostState h, long now) {
         if (!due("host\n" + host)) {
             return;
         }
@@ -115,12 +124,12 @@ public final class FleetGauges {
             FrontendSeconds f = e.getValue();
             int sessions = 0;
             for (int i = 0; i < f.second.length; i++) {
-                if (f.within(i, h.time.clock, 2_000)) {
+                if (f.within(i, now, 2_000)) {
                     sessions = Math.max(sessions, f.maxFeconn[i]);
                 }
             }
             Integer configured = h.frontendMaxconn.get(e.getKey());
-            double maxconn = configured != null ? configured : settings.integer("slots.default-maxconn");
+            double maxconn = configured != null ? configured : defaultMaxconn;
             String key = host + "\n" + e.getKey();
             if (frontends.put(key, new FrontendSnapshot(sessions, maxconn, sessions / maxconn)) == null) {
                 if (frontends.size() > maxSeriesKeys) {

@@ -75,6 +75,11 @@ public record Envelope(Kind kind, Object record, String upstream) {
         return new Envelope(Kind.PROGRESS, new UpstreamProgress(time, idle), upstream);
     }
 
+    /** The records carried: the batch's checks in order, or the one record. */
+    public List<?> records() {
+        return kind == Kind.HEALTH_CHECKS ? (List<?>) record : List.of(record);
+    }
+
     public boolean isProgress() {
         return kind == Kind.PROGRESS;
     }

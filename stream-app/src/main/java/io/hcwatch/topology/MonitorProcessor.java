@@ -1,17 +1,19 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.alert.AlertFactory;
+import io.hcwatch.alert.KeyMonitor;
+import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
-import io.hcwatch.time.KeyClock;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.TimeSettings;
 import io.hcwatch.topology.state.WriteBehindStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -28,7 +30,9 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     /** How often the wall clock is looked at (silent upstreams, silence); live only. */
     static final Duration WALL_TICK = Duration.ofSeconds(1);
 
-    private final MonitorAdapter<S> adapter;
+    private final String name;
+    private final KeyMonitor<S> monitor;
+    private final BiConsumer<String, Monitored<S>> changed;
     private final String storeName;
     private final AlertFactory alerts;
     private final PipelineMetrics metrics;
@@ -38,7 +42,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     private final Keys keys = new Keys();
     private final ClockGauges gauges;
     private ProcessorContext<String, Alert> context;
-    private WriteBehindStore<S> store;
+    private WriteBehindStore<Monitored<S>> store;
     private WriteBehindStore<SavedClock.Entry> clockStore;
 
     /**
@@ -46,10 +50,16 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
      *             idle timeout and time moves on when all input stops (off in replay, where time is
      *             the input's alone)
      */
-    public MonitorProcessor(MonitorAdapter<S> adapter, String storeName, AlertFactory alerts, PipelineMetrics metrics,
-                            ClockGauges gauges, TimeSettings time, boolean live) {
+    /**
+     * @param name    fleet, host or flood: for metrics
+     * @param changed told of every key after it changed (gauges)
+     */
+    public MonitorProcessor(String name, KeyMonitor<S> monitor, BiConsumer<String, Monitored<S>> changed, String storeName,
+                            AlertFactory alerts, PipelineMetrics metrics, ClockGauges gauges, TimeSettings time, boolean live) {
         this.gauges = gauges;
-        this.adapter = adapter;
+        this.name = name;
+        this.monitor = monitor;
+        this.changed = changed;
         this.storeName = storeName;
         this.alerts = alerts;
         this.metrics = metrics;
@@ -70,7 +80,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         this.store = context.getStateStore(storeName);
         this.clockStore = context.getStateStore(clockStore(storeName));
         SavedClock.restore(clockStore, clock, context.currentSystemTimeMs());
-        gauges.add(adapter.name(), clock);
+        gauges.add(name, clock);
         if (live) {
             context.schedule(WALL_TICK, PunctuationType.WALL_CLOCK_TIME, wall -> {
                 clock.wallTick(wall, keys);
@@ -97,7 +107,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
 
     @Override
     public void close() {
-        gauges.remove(adapter.name(), clock);
+        gauges.remove(name, clock);
     }
 
     /** The monitor's keys, as the clock drives them. */
@@ -105,19 +115,20 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
 
         @Override
         public void apply(String key, Envelope envelope, long time, boolean late) {
-            S state = store.getForUpdate(key, k -> adapter.newState(k, envelope));
+            List<?> records = envelope.records();
+            Monitored<S> m = store.getForUpdate(key, k -> monitor.newKey(k, records.get(0)));
             if (late) {
                 // counted, still applied: per-target state ignores what is older than it knows, and the
                 // windows drop what is older than they cover
                 long lateBefore = clock.watermark() - graceMillis;
                 for (long t : EventTimes.each(envelope)) {
                     if (t < lateBefore) {
-                        metrics.late(adapter.name());
+                        metrics.late(name);
                     }
                 }
             }
-            emit(adapter.apply(state, envelope));
-            adapter.changed(key, state);
+            emit(monitor.apply(m, records, EventTimes.each(envelope)));
+            changed.accept(key, m);
         }
 
         @Override
@@ -132,12 +143,11 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
 
         @Override
         public void step(long at) {
-            store.forEach((key, state) -> {
-                KeyClock keyClock = adapter.clock(state);
-                if (at > keyClock.clock) {
-                    emit(adapter.reach(state, at));
+            store.forEach((key, m) -> {
+                if (at > m.time.clock) {
+                    emit(monitor.reach(m, at));
                     store.markChanged(key);
-                    adapter.changed(key, state);
+                    changed.accept(key, m);
                 }
             });
         }

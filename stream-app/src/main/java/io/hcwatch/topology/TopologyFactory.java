@@ -4,18 +4,24 @@ import io.hcwatch.alert.AlertFactory;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.config.Settings;
-import io.hcwatch.detect.fleet.FleetMonitor;
+import io.hcwatch.alert.KeyMonitor;
+import io.hcwatch.alert.LifecycleSettings;
+import io.hcwatch.detect.fleet.FleetDetection;
+import io.hcwatch.detect.fleet.FleetSettings;
 import io.hcwatch.detect.fleet.FleetState;
-import io.hcwatch.detect.flood.FloodMonitor;
+import io.hcwatch.detect.flood.FloodDetection;
+import io.hcwatch.detect.flood.FloodSettings;
 import io.hcwatch.detect.flood.FloodState;
 import io.hcwatch.detect.slots.HostState;
-import io.hcwatch.detect.slots.SlotMonitor;
+import io.hcwatch.detect.slots.SlotDetection;
+import io.hcwatch.detect.slots.SlotSettings;
 import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.FleetGauges;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Routed.Destination;
-import io.hcwatch.topology.state.JsonStateCodec;
+import io.hcwatch.topology.state.MonitoredCodec;
+import io.hcwatch.topology.state.StateMigrations;
 import io.hcwatch.topology.state.WriteBehindStoreBuilder;
 import java.time.Duration;
 import io.hcwatch.time.TimeSettings;
@@ -70,9 +76,9 @@ public final class TopologyFactory {
                 builder.addStateStore(WriteBehindStoreBuilder.inMemory(pendingStore(s), new TrafficCombinerCodec(capacity)));
             }
         }
-        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLEET_STORE, new JsonStateCodec<>(FleetState.class)));
-        builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, new JsonStateCodec<>(HostState.class)));
-        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLOOD_STORE, new JsonStateCodec<>(FloodState.class, FloodState::settle)));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLEET_STORE, fleetCodec()));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, hostCodec()));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLOOD_STORE, floodCodec()));
         for (String monitorStore : new String[] {FLEET_STORE, HOST_STORE, FLOOD_STORE}) {
             builder.addStateStore(WriteBehindStoreBuilder.inMemory(MonitorProcessor.clockStore(monitorStore), new SavedClock.Codec()));
         }
@@ -122,6 +128,18 @@ public final class TopologyFactory {
         return builder;
     }
 
+    public static MonitoredCodec<FleetState> fleetCodec() {
+        return new MonitoredCodec<>(FleetState.class, StateMigrations::fleetFromV0, s -> { });
+    }
+
+    public static MonitoredCodec<HostState> hostCodec() {
+        return new MonitoredCodec<>(HostState.class, StateMigrations::hostFromV0, s -> { });
+    }
+
+    public static MonitoredCodec<FloodState> floodCodec() {
+        return new MonitoredCodec<>(FloodState.class, StateMigrations::floodFromV0, FloodState::settle);
+    }
+
     /** Settings the topology is built under: every internal name must be explicit, so a rename is a build error. */
     private static Properties builderProperties() {
         Properties p = new Properties();
@@ -157,9 +175,9 @@ public final class TopologyFactory {
         private final TopologyConfig config;
         private final PipelineMetrics metrics;
         private final FleetGauges gauges;
-        private final FleetMonitor fleetMonitor;
-        private final SlotMonitor slotMonitor;
-        private final FloodMonitor floodMonitor;
+        private final KeyMonitor<FleetState> fleetMonitor;
+        private final KeyMonitor<HostState> slotMonitor;
+        private final KeyMonitor<FloodState> floodMonitor;
         private final AlertFactory alertFactory;
         private final TimeSettings time;
         private final ClockGauges clockGauges;
@@ -169,12 +187,15 @@ public final class TopologyFactory {
             Settings settings = config.settings();
             this.metrics = new PipelineMetrics(config.meterRegistry()).initialize(
                     java.util.Arrays.stream(Source.values()).map(Source::id).toList(), java.util.List.of("fleet", "host", "flood"));
-            this.gauges = new FleetGauges(config.meterRegistry(), settings);
-            this.fleetMonitor = new FleetMonitor(settings);
-            this.slotMonitor = new SlotMonitor(settings);
-            this.floodMonitor = new FloodMonitor(settings);
-            this.alertFactory = new AlertFactory(settings.text("alert.runbook-base"));
+            this.gauges = new FleetGauges(config.meterRegistry(), settings.millis("headroom.window"),
+                    settings.integer("slots.default-maxconn"));
+            LifecycleSettings lifecycle = LifecycleSettings.from(settings);
             this.time = TimeSettings.from(settings);
+            long step = time.step().toMillis();
+            this.fleetMonitor = new KeyMonitor<>(new FleetDetection(FleetSettings.from(settings)), lifecycle, step);
+            this.slotMonitor = new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step);
+            this.floodMonitor = new KeyMonitor<>(new FloodDetection(FloodSettings.from(settings)), lifecycle, step);
+            this.alertFactory = new AlertFactory(lifecycle.runbookBase());
             this.clockGauges = new ClockGauges(config.meterRegistry(), java.util.List.of("fleet", "host", "flood"),
                     System::currentTimeMillis);
         }
@@ -190,17 +211,18 @@ public final class TopologyFactory {
         }
 
         public MonitorProcessor<FleetState> fleet() {
-            return new MonitorProcessor<>(new FleetAdapter(fleetMonitor, gauges::publish), FLEET_STORE, alertFactory, metrics,
+            return new MonitorProcessor<>("fleet", fleetMonitor,
+                    (tg, m) -> gauges.publish(tg, m.state, m.time.clock, m.latest), FLEET_STORE, alertFactory, metrics,
                     clockGauges, time, config.liveClock());
         }
 
         public MonitorProcessor<HostState> host() {
-            return new MonitorProcessor<>(new HostAdapter(slotMonitor, gauges::publish), HOST_STORE, alertFactory, metrics,
-                    clockGauges, time, config.liveClock());
+            return new MonitorProcessor<>("host", slotMonitor, (host, m) -> gauges.publish(host, m.state, m.time.clock),
+                    HOST_STORE, alertFactory, metrics, clockGauges, time, config.liveClock());
         }
 
         public MonitorProcessor<FloodState> flood() {
-            return new MonitorProcessor<>(new FloodAdapter(floodMonitor), FLOOD_STORE, alertFactory, metrics,
+            return new MonitorProcessor<>("flood", floodMonitor, (scope, m) -> { }, FLOOD_STORE, alertFactory, metrics,
                     clockGauges, time, config.liveClock());
         }
     }

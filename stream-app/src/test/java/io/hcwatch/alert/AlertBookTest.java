@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class AlertBookTest {
 
     private static final long RENOTIFY = 15 * 60_000;
+    private static final LifecycleSettings LIFECYCLE = new LifecycleSettings(RENOTIFY, 2, "https://runbooks.example/");
     private final AlertBook book = new AlertBook();
 
     private static Finding finding(Severity severity) {
@@ -22,10 +23,10 @@ class AlertBookTest {
 
     @Test
     void firesOncePerEpisodeAndResolvesAfterTwoClearSteps() {
-        assertThat(book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY)).hasSize(1);
-        assertThat(book.observe(List.of(finding(Severity.WARNING)), 2_000, RENOTIFY)).isEmpty();
-        assertThat(book.step(List.of(), 10_000, RENOTIFY, 2)).isEmpty();
-        List<Notification> resolved = book.step(List.of(), 20_000, RENOTIFY, 2);
+        assertThat(book.observe(List.of(finding(Severity.WARNING)), 1_000, LIFECYCLE)).hasSize(1);
+        assertThat(book.observe(List.of(finding(Severity.WARNING)), 2_000, LIFECYCLE)).isEmpty();
+        assertThat(book.step(List.of(), 10_000, LIFECYCLE)).isEmpty();
+        List<Notification> resolved = book.step(List.of(), 20_000, LIFECYCLE);
         assertThat(resolved).singleElement().satisfies(n -> {
             assertThat(n.firing()).isFalse();
             assertThat(n.eventTime()).isEqualTo(20_000);
@@ -36,50 +37,50 @@ class AlertBookTest {
 
     @Test
     void aConditionHoldingBetweenStepsBreaksTheClearStreak() {
-        book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY);
-        book.step(List.of(), 10_000, RENOTIFY, 2);
-        book.observe(List.of(finding(Severity.WARNING)), 15_000, RENOTIFY);
-        assertThat(book.step(List.of(), 20_000, RENOTIFY, 2)).isEmpty();
-        assertThat(book.step(List.of(), 30_000, RENOTIFY, 2)).singleElement().satisfies(n -> assertThat(n.firing()).isFalse());
+        book.observe(List.of(finding(Severity.WARNING)), 1_000, LIFECYCLE);
+        book.step(List.of(), 10_000, LIFECYCLE);
+        book.observe(List.of(finding(Severity.WARNING)), 15_000, LIFECYCLE);
+        assertThat(book.step(List.of(), 20_000, LIFECYCLE)).isEmpty();
+        assertThat(book.step(List.of(), 30_000, LIFECYCLE)).singleElement().satisfies(n -> assertThat(n.firing()).isFalse());
     }
 
     @Test
     void escalatesAtOnceButStepsDownOnlyAfterTheLowerSeverityHeldForTwoSteps() {
-        Notification first = book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0);
-        List<Notification> up = book.observe(List.of(finding(Severity.CRITICAL)), 2_000, RENOTIFY);
+        Notification first = book.observe(List.of(finding(Severity.WARNING)), 1_000, LIFECYCLE).get(0);
+        List<Notification> up = book.observe(List.of(finding(Severity.CRITICAL)), 2_000, LIFECYCLE);
         assertThat(up).singleElement().satisfies(n -> {
             assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
             assertThat(n.alertId()).isEqualTo(first.alertId());
         });
         // hovering at the threshold: warning, critical, warning on records between steps sends nothing
-        assertThat(book.observe(List.of(finding(Severity.WARNING)), 3_000, RENOTIFY)).isEmpty();
-        assertThat(book.observe(List.of(finding(Severity.CRITICAL)), 4_000, RENOTIFY)).isEmpty();
-        assertThat(book.step(List.of(finding(Severity.WARNING)), 10_000, RENOTIFY, 2)).isEmpty();
-        List<Notification> down = book.step(List.of(finding(Severity.WARNING)), 20_000, RENOTIFY, 2);
+        assertThat(book.observe(List.of(finding(Severity.WARNING)), 3_000, LIFECYCLE)).isEmpty();
+        assertThat(book.observe(List.of(finding(Severity.CRITICAL)), 4_000, LIFECYCLE)).isEmpty();
+        assertThat(book.step(List.of(finding(Severity.WARNING)), 10_000, LIFECYCLE)).isEmpty();
+        List<Notification> down = book.step(List.of(finding(Severity.WARNING)), 20_000, LIFECYCLE);
         assertThat(down).singleElement().satisfies(n -> assertThat(n.severity()).isEqualTo(Severity.WARNING));
     }
 
     @Test
     void reNotifiesAfterTheInterval() {
-        book.observe(List.of(finding(Severity.ERROR)), 0, RENOTIFY);
-        assertThat(book.observe(List.of(finding(Severity.ERROR)), RENOTIFY - 1, RENOTIFY)).isEmpty();
-        assertThat(book.observe(List.of(finding(Severity.ERROR)), RENOTIFY, RENOTIFY)).hasSize(1);
+        book.observe(List.of(finding(Severity.ERROR)), 0, LIFECYCLE);
+        assertThat(book.observe(List.of(finding(Severity.ERROR)), RENOTIFY - 1, LIFECYCLE)).isEmpty();
+        assertThat(book.observe(List.of(finding(Severity.ERROR)), RENOTIFY, LIFECYCLE)).hasSize(1);
     }
 
     @Test
     void replayedAfterACrashTheEpisodeKeepsItsIdEvenIfAnotherRecordTriggersIt() {
         AlertBook again = new AlertBook();
-        String a = book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0).alertId();
-        String b = again.observe(List.of(finding(Severity.WARNING)), 1_050, RENOTIFY).get(0).alertId();
+        String a = book.observe(List.of(finding(Severity.WARNING)), 1_000, LIFECYCLE).get(0).alertId();
+        String b = again.observe(List.of(finding(Severity.WARNING)), 1_050, LIFECYCLE).get(0).alertId();
         assertThat(a).isEqualTo(b);
     }
 
     @Test
     void everyEpisodeOfAKeyGetsItsOwnId() {
-        String first = book.observe(List.of(finding(Severity.WARNING)), 1_000, RENOTIFY).get(0).alertId();
-        book.step(List.of(), 10_000, RENOTIFY, 2);
-        book.step(List.of(), 20_000, RENOTIFY, 2);
-        String second = book.observe(List.of(finding(Severity.WARNING)), 30_000, RENOTIFY).get(0).alertId();
+        String first = book.observe(List.of(finding(Severity.WARNING)), 1_000, LIFECYCLE).get(0).alertId();
+        book.step(List.of(), 10_000, LIFECYCLE);
+        book.step(List.of(), 20_000, LIFECYCLE);
+        String second = book.observe(List.of(finding(Severity.WARNING)), 30_000, LIFECYCLE).get(0).alertId();
         assertThat(second).isNotEqualTo(first);
     }
 }

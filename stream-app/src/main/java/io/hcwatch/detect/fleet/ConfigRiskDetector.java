@@ -1,96 +1,72 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
 import io.hcwatch.detect.Severity;
 import java.util.List;
 import java.util.Objects;
-import org.HdrHistogram.Histogram;
 
 /**
- * health_check_config_risk: judged at the first record with new check settings, before any
- * failure they cause. The new timeout is compared with the peak p99 check latency of the
- * hour before: below 2x is critical, below 10x warns (timeout = max(10s, 10 x p99)).
- * A change that only makes the check more lenient never fires.
+ * health_check_config_risk: judged from the first record with new check settings, before any
+ * failure they cause. The new timeout is compared with the peak p99 check latency of the hour
+ * before the change ({@link CheckChange#peakP99}): below 2x is critical, below 10x warns
+ * (timeout = max(10s, 10 x p99)). A change that only makes the check more lenient never fires;
+ * the finding holds until the change is superseded or the lookback has passed.
  */
-public final class ConfigRiskDetector implements FleetDetector {
+public final class ConfigRiskDetector implements Detector<FleetState> {
 
-    private final Settings settings;
+    private final FleetSettings settings;
 
-    public ConfigRiskDetector(Settings settings) {
+    public ConfigRiskDetector(FleetSettings settings) {
         this.settings = settings;
     }
 
-    /** Called when {@code before} was replaced by the state's current settings at {@code now}. */
-    public void onChange(FleetState s, CheckSettings before, long now) {
-        s.configRisk = null;
-        CheckSettings after = s.check;
-        if (after.timeoutMs == null || !stricter(before, after)) {
-            return;
+    @Override
+    public List<Finding> judge(FleetState s, long now) {
+        CheckChange change = s.check.lastChange;
+        if (change == null || change.after.timeoutMs == null || !stricter(change.before, change.after)
+                || Double.isNaN(change.peakP99) || change.peakP99 <= 0) {
+            return List.of();
         }
-        long lookback = settings.millis("config-risk.lookback");
-        double peak = s.history.peakP99(now - lookback, now);
-        Histogram current = s.latency.window(now, settings.millis("headroom.window"));
-        if (current.getTotalCount() >= settings.integer("headroom.min-samples")) {
-            double p99 = current.getValueAtPercentile(99);
-            peak = Double.isNaN(peak) ? p99 : Math.max(peak, p99);
+        long lookback = settings.configRisk().lookbackMillis();
+        boolean superseded = !Objects.equals(change.after.timeoutMs, s.settings().timeoutMs);
+        if (superseded || now - change.at > lookback) {
+            return List.of();
         }
-        if (Double.isNaN(peak) || peak <= 0) {
-            return;
-        }
-        double multiple = after.timeoutMs / peak;
+        double peak = change.peakP99;
+        double multiple = change.after.timeoutMs / peak;
         Severity severity;
-        if (multiple < settings.number("config-risk.critical-multiple")) {
+        if (multiple < settings.configRisk().criticalMultiple()) {
             severity = Severity.CRITICAL;
-        } else if (multiple < settings.number("config-risk.warning-multiple")) {
+        } else if (multiple < settings.configRisk().warningMultiple()) {
             severity = Severity.WARNING;
         } else {
-            return;
+            return List.of();
         }
-        long recommended = (long) Math.ceil(Math.max(settings.millis("headroom.recommend-floor"),
-                settings.number("headroom.recommend-multiple") * peak) / 1000.0) * 1000;
-        List<String> changes = before.changesTo(after);
-        ConfigRisk risk = new ConfigRisk();
-        risk.changedAt = now;
-        risk.timeoutMs = after.timeoutMs;
-        risk.severity = severity.name();
-        risk.summary = "health check of " + s.targetGroup + " changed (" + String.join(", ", changes)
-                + "): new timeout " + Fmt.ms(after.timeoutMs) + " is " + Fmt.decimal(multiple, 1)
+        long recommended = settings.headroom().recommendedTimeout(peak);
+        List<String> changes = change.before.changesTo(change.after);
+        String summary = "health check of " + s.targetGroup + " changed (" + String.join(", ", changes)
+                + "): new timeout " + Fmt.ms(change.after.timeoutMs) + " is " + Fmt.decimal(multiple, 1)
                 + "x the peak p99 check latency of the last " + Fmt.duration(lookback) + " (" + Fmt.ms(peak)
                 + "); recommended timeout " + Fmt.seconds(recommended);
-        risk.details = Finding.newDetails()
+        Finding.Details details = Finding.newDetails()
                 .put("changes", String.join("; ", changes))
-                .put("old_timeout_ms", before.timeoutMs)
-                .put("new_timeout_ms", after.timeoutMs)
-                .put("old_interval_ms", before.intervalMs)
-                .put("new_interval_ms", after.intervalMs)
-                .put("old_unhealthy_threshold", before.unhealthyThreshold)
-                .put("new_unhealthy_threshold", after.unhealthyThreshold)
+                .put("old_timeout_ms", change.before.timeoutMs)
+                .put("new_timeout_ms", change.after.timeoutMs)
+                .put("old_interval_ms", change.before.intervalMs)
+                .put("new_interval_ms", change.after.intervalMs)
+                .put("old_unhealthy_threshold", change.before.unhealthyThreshold)
+                .put("new_unhealthy_threshold", change.after.unhealthyThreshold)
                 .put("peak_p99_ms", Math.round(peak))
                 .put("timeout_over_peak_p99", Fmt.decimal(multiple, 2))
                 .put("recommended_timeout_ms", recommended)
-                .put("changed_at", Fmt.instant(now))
-                .build();
-        s.configRisk = risk;
-    }
-
-    @Override
-    public List<Finding> evaluate(FleetState s, long now) {
-        ConfigRisk risk = s.configRisk;
-        if (risk == null) {
-            return List.of();
-        }
-        boolean superseded = !Objects.equals(risk.timeoutMs, s.check.timeoutMs);
-        if (superseded || now - risk.changedAt > settings.millis("config-risk.lookback")) {
-            return List.of();
-        }
+                .put("changed_at", Fmt.instant(change.at));
         return List.of(new Finding(AlertType.HEALTH_CHECK_CONFIG_RISK,
-                AlertType.HEALTH_CHECK_CONFIG_RISK.id() + "/" + s.targetGroup, Severity.valueOf(risk.severity),
-                Scope.targetGroup(s.lb, s.targetGroup), risk.summary, risk.details,
-                risk.changedAt - settings.millis("config-risk.lookback"), risk.changedAt));
+                AlertType.HEALTH_CHECK_CONFIG_RISK.id() + "/" + s.targetGroup, severity,
+                Scope.targetGroup(s.pool.lb, s.targetGroup), summary, details.build(), change.at - lookback, change.at));
     }
 
     /** Whether the change can only make targets fail sooner: shorter timeout or interval, lower unhealthy threshold, new path. */

@@ -1,7 +1,7 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
@@ -14,35 +14,34 @@ import java.util.Map;
  * targets fail within the window across two or more zones (or zones unknown). Independent
  * failures are rare enough that this many at once means one cause behind them.
  */
-public final class CorrelatedFailureDetector implements FleetDetector {
+public final class CorrelatedFailureDetector implements Detector<FleetState> {
 
-    private final Settings settings;
+    private final FleetSettings settings;
     private final FleetDiagnostician diagnostician;
 
-    public CorrelatedFailureDetector(Settings settings, FleetDiagnostician diagnostician) {
+    public CorrelatedFailureDetector(FleetSettings settings, FleetDiagnostician diagnostician) {
         this.settings = settings;
         this.diagnostician = diagnostician;
     }
 
     @Override
-    public List<Finding> evaluate(FleetState s, long now) {
-        long window = settings.millis("correlated.window");
-        FailingTargets failing = FailingTargets.of(s, now, window, settings.millis("registry.new-target-age"));
-        int known = Math.max(s.registered(), s.targets.size());
-        int needed = Math.max(settings.integer("correlated.min-targets"),
-                (int) Math.ceil(settings.number("correlated.min-fraction") * known - 1e-9));
+    public List<Finding> judge(FleetState s, long now) {
+        FleetSettings.Correlated rule = settings.correlated();
+        FailingTargets failing = FailingTargets.of(s, now, rule.windowMillis(), settings.registry().newTargetAgeMillis());
+        int known = Math.max(s.registered(), s.targets().size());
+        int needed = Math.max(rule.minTargets(), (int) Math.ceil(rule.minFraction() * known - 1e-9));
         if (known == 0 || failing.size() < needed) {
             return List.of();
         }
         Map<String, Integer> zones = failing.byZone();
-        if (spannedZones(zones, failing.size()) < settings.integer("correlated.min-zones") && !zones.containsKey("unknown")) {
+        if (spannedZones(zones, failing.size()) < rule.minZones() && !zones.containsKey("unknown")) {
             return List.of();
         }
         int healthy = s.healthy();
-        FleetThresholds routing = s.routingThresholds();
+        FleetThresholds routing = s.pool.routingThresholds();
         boolean belowMinimum = s.isAlb() && routing.breached(healthy, s.registered());
         double share = (double) failing.size() / known;
-        Severity severity = share >= settings.number("correlated.critical-fraction") || belowMinimum
+        Severity severity = share >= rule.criticalFraction() || belowMinimum
                 ? Severity.CRITICAL : Severity.WARNING;
         Diagnosis diagnosis = diagnostician.diagnose(s, failing, now, false);
         String summary = failing.size() + "/" + known + " targets of " + s.targetGroup + " failed health checks within "
@@ -61,7 +60,7 @@ public final class CorrelatedFailureDetector implements FleetDetector {
         diagnosis.evidence().forEach(details::put);
         details.put("targets", targetList(failing));
         return List.of(new Finding(AlertType.CORRELATED_FAILURE, AlertType.CORRELATED_FAILURE.id() + "/" + s.targetGroup,
-                severity, Scope.targetGroup(s.lb, s.targetGroup), summary, details.build(),
+                severity, Scope.targetGroup(s.pool.lb, s.targetGroup), summary, details.build(),
                 Math.min(failing.earliestOnset(), now), now));
     }
 

@@ -1,7 +1,7 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Scope;
 import io.hcwatch.detect.Severity;
@@ -16,23 +16,23 @@ import java.util.Map;
  * is below it (then ALB keeps them all); with cross-zone on the pool is judged, and a zone at
  * zero healthy targets stays in DNS as long as the pool is fine, which hcwatch also warns about.
  */
-public final class DnsFailoverDetector implements FleetDetector {
+public final class DnsFailoverDetector implements Detector<FleetState> {
 
-    private final Settings settings;
+    private final FleetSettings settings;
 
-    public DnsFailoverDetector(Settings settings) {
+    public DnsFailoverDetector(FleetSettings settings) {
         this.settings = settings;
     }
 
     @Override
-    public List<Finding> evaluate(FleetState s, long now) {
-        if (!s.isAlb() || s.targets.isEmpty() || !s.settled(now, settings)) {
+    public List<Finding> judge(FleetState s, long now) {
+        if (!s.isAlb() || s.targets().isEmpty() || !s.settled(now, settings)) {
             return List.of();
         }
-        FleetThresholds dns = s.dnsThresholds();
+        FleetThresholds dns = s.pool.dnsThresholds();
         Map<String, List<TargetRecord>> zones = s.byZone();
         List<Finding> out = new ArrayList<>();
-        if (s.crossZoneOn()) {
+        if (s.pool.crossZoneOn()) {
             int healthy = s.healthy();
             int registered = s.registered();
             if (dns.breached(healthy, registered)) {
@@ -75,12 +75,12 @@ public final class DnsFailoverDetector implements FleetDetector {
                 .put("healthy", healthy)
                 .put("registered", registered)
                 .put("threshold", dns.describe())
-                .put("cross_zone", s.crossZoneOn())
+                .put("cross_zone", s.pool.crossZoneOn())
                 .put("action", action)
-                .put("config", s.configKnown ? "LbConfig" : "assumed AWS defaults (count 1, percentage off, cross-zone on)")
+                .put("config", s.pool.configSource())
                 .build();
         String key = AlertType.DNS_FAILOVER.id() + "/" + s.targetGroup + (zone == null ? "" : "/" + zone);
-        Scope scope = Scope.targetGroup(s.lb, s.targetGroup).withZone(zone);
+        Scope scope = Scope.targetGroup(s.pool.lb, s.targetGroup).withZone(zone);
         return new Finding(AlertType.DNS_FAILOVER, key, Severity.WARNING, scope, summary, details, now, now);
     }
 

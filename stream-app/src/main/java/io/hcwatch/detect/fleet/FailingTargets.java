@@ -18,7 +18,7 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
         List<TargetRecord> failing = new ArrayList<>();
         long earliest = Long.MAX_VALUE;
         long latest = Long.MIN_VALUE;
-        for (TargetRecord t : s.targets.values()) {
+        for (TargetRecord t : s.targets().values()) {
             if (counts(s, t, now, windowMillis, newTargetAge)) {
                 failing.add(t);
                 earliest = Math.min(earliest, t.firstFailureAt);
@@ -38,7 +38,7 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
 
     /** Whether {@code t} is failing for correlation: failing now, and established or already marked unhealthy. */
     static boolean counts(FleetState s, TargetRecord t, long now, long windowMillis, long newTargetAge) {
-        return t.failingWithin(now, windowMillis) && (!s.isNew(t, now, newTargetAge) || "unhealthy".equals(t.state));
+        return t.failingWithin(now, windowMillis) && (!s.registry.isNew(t, now, newTargetAge) || "unhealthy".equals(t.state));
     }
 
     public int size() {

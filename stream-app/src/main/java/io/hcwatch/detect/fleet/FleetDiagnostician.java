@@ -1,6 +1,5 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import java.util.Map;
@@ -13,9 +12,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class FleetDiagnostician {
 
-    private final Settings settings;
+    private final FleetSettings settings;
 
-    public FleetDiagnostician(Settings settings) {
+    public FleetDiagnostician(FleetSettings settings) {
         this.settings = settings;
     }
 
@@ -24,17 +23,18 @@ public final class FleetDiagnostician {
      *                   latency says a timeout cascade merely reached that zone first
      */
     public Diagnosis diagnose(FleetState s, FailingTargets failing, long now, boolean zonalAlert) {
-        long window = settings.millis("correlated.window");
-        Integer timeout = s.check.timeoutMs;
-        Histogram failingLatency = s.failingLatency.window(now, window);
-        Histogram passingLatency = s.passingLatency.window(now, settings.millis("headroom.window"));
+        long window = settings.correlated().windowMillis();
+        FleetSettings.Diagnosis rules = settings.diagnosis();
+        Integer timeout = s.settings().timeoutMs;
+        Histogram failingLatency = s.latency.failing.window(now, window);
+        Histogram passingLatency = s.latency.passing.window(now, settings.headroom().windowMillis());
         long[] traffic = s.traffic.totals(now, window);
         Double successShare = traffic[0] > 0 ? (double) traffic[1] / traffic[0] : null;
         Map<String, Integer> reasons = failing.reasons();
         int dominant = reasons.values().stream().findFirst().orElse(0);
         double dominantShare = failing.size() == 0 ? 0 : (double) dominant / failing.size();
-        long interval = s.check.intervalMs != null ? s.check.intervalMs : settings.millis("registry.default-interval");
-        boolean atOnce = failing.onsetSpread() <= Math.max(settings.integer("diagnosis.at-once-intervals") * interval, 20_000);
+        long interval = settings.interval(s.settings());
+        boolean atOnce = failing.onsetSpread() <= Math.max(rules.atOnceIntervals() * interval, 20_000);
         int timeouts = (int) failing.targets().stream().filter(t -> "timeout".equals(t.lastOutcome)).count();
         Map<String, Integer> zones = failing.byZone();
         String topZone = zones.entrySet().stream().filter(e -> !e.getKey().equals("unknown"))
@@ -50,19 +50,18 @@ public final class FleetDiagnostician {
                 .put("onset_spread", Fmt.duration(failing.onsetSpread()))
                 .put("traffic_success_share", successShare == null ? "unknown (no access logs)" : Fmt.pct(successShare))
                 .put("traffic_requests", traffic[0]);
-        LoadTrend load = LoadTrend.of(s, now, window, settings.number("diagnosis.rise-ratio"));
+        LoadTrend load = LoadTrend.of(s, now, window, rules.riseRatio());
         evidence.put("requests_per_healthy_target_change", load.describeLoadChange())
                 .put("check_p50_change", load.describeLatencyChange());
 
-        double near = settings.number("diagnosis.near-timeout-ratio");
+        double near = rules.nearTimeoutRatio();
         boolean timeoutsDominate = failing.size() > 0 && timeouts * 2 >= failing.size();
         boolean passingNearTimeout = timeout != null && passingLatency.getTotalCount() > 0
                 && passingLatency.getValueAtPercentile(99) >= near * timeout;
         boolean passingFast = timeout != null && passingLatency.getTotalCount() > 0
                 && passingLatency.getValueAtPercentile(99) < near * timeout;
-        boolean timeoutCut = s.previousCheck != null && s.previousCheck.timeoutMs != null && timeout != null
-                && timeout < s.previousCheck.timeoutMs && now - s.checkChangedAt <= settings.millis("config-risk.lookback");
-        boolean concentrated = topZone != null && zoneShare >= settings.number("diagnosis.zone-concentration");
+        boolean timeoutCut = s.check.timeoutCutWithin(now, settings.configRisk().lookbackMillis());
+        boolean concentrated = topZone != null && zoneShare >= rules.zoneConcentration();
         if (zonalAlert || concentrated) {
             // a cascade of timeouts reaches some zone first; fleet-wide latency near the timeout says it is not the zone
             if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
@@ -72,11 +71,11 @@ public final class FleetDiagnostician {
             return new Diagnosis(Diagnosis.Kind.ZONAL, Fmt.pct(zoneShare) + " of the failing targets are in " + topZone
                     + ": look for what that zone does not share with the others", evidence.build());
         }
-        boolean identical = dominantShare >= settings.number("diagnosis.identical-share");
-        boolean trafficFine = successShare == null || successShare >= settings.number("diagnosis.traffic-success");
+        boolean identical = dominantShare >= rules.identicalShare();
+        boolean trafficFine = successShare == null || successShare >= rules.trafficSuccess();
         boolean fast = failingLatency.getTotalCount() > 0 && (timeout == null
                 ? timeouts == 0
-                : failingLatency.getValueAtPercentile(50) < settings.number("diagnosis.fast-failure-ratio") * timeout);
+                : failingLatency.getValueAtPercentile(50) < rules.fastFailureRatio() * timeout);
         // a dependency that stops answering makes a fast check hang until the timeout: sudden timeouts
         // from an endpoint whose passing checks were far from the timeout are the same signature
         boolean suddenTimeouts = timeoutsDominate && passingFast && !timeoutCut;
@@ -102,8 +101,8 @@ public final class FleetDiagnostician {
                                                  Finding.Details evidence) {
         return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY,
                 "checks time out while even passing checks take close to the " + Fmt.ms(timeout) + " timeout"
-                        + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.previousCheck.timeoutMs) + " at "
-                        + Fmt.instant(s.checkChangedAt) + ")" : "") + note,
+                        + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.check.lastChange.before.timeoutMs) + " at "
+                        + Fmt.instant(s.check.lastChange.at) + ")" : "") + note,
                 evidence.build());
     }
 

@@ -1,7 +1,7 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
@@ -14,37 +14,36 @@ import org.HdrHistogram.Histogram;
  * check timeout, so a little more load turns slow checks into failed ones fleet-wide. Reports
  * p50/p95/p99, the p99 slope and time until it reaches the timeout, and a safer timeout.
  */
-public final class LatencyHeadroomDetector implements FleetDetector {
+public final class LatencyHeadroomDetector implements Detector<FleetState> {
 
-    private final Settings settings;
+    private final FleetSettings.Headroom rule;
 
-    public LatencyHeadroomDetector(Settings settings) {
-        this.settings = settings;
+    public LatencyHeadroomDetector(FleetSettings settings) {
+        this.rule = settings.headroom();
     }
 
     @Override
-    public List<Finding> evaluate(FleetState s, long now) {
-        Integer timeout = s.check.timeoutMs;
+    public List<Finding> judge(FleetState s, long now) {
+        Integer timeout = s.settings().timeoutMs;
         if (timeout == null || timeout <= 0) {
             return List.of();
         }
-        long window = settings.millis("headroom.window");
-        Histogram h = s.latency.window(now, window);
-        if (h.getTotalCount() < settings.integer("headroom.min-samples")) {
+        long window = rule.windowMillis();
+        Histogram h = s.latency.all.window(now, window);
+        if (h.getTotalCount() < rule.minSamples()) {
             return List.of();
         }
         double p50 = h.getValueAtPercentile(50);
         double p95 = h.getValueAtPercentile(95);
         double p99 = h.getValueAtPercentile(99);
         double ratio = p99 / timeout;
-        double warningRatio = settings.number("headroom.warning-ratio");
+        double warningRatio = rule.warningRatio();
         if (ratio < warningRatio || lostNotSlow(s, now, window, timeout, warningRatio)) {
             return List.of();
         }
-        int timeoutTargets = (int) s.timeoutsAt.values().stream().filter(t -> t > now - window).count();
-        boolean critical = ratio >= settings.number("headroom.critical-ratio")
-                || timeoutTargets >= settings.integer("headroom.critical-timeout-targets");
-        long trendFrom = now - settings.millis("headroom.trend-window");
+        int timeoutTargets = s.latency.timeoutTargetsSince(now - window);
+        boolean critical = ratio >= rule.criticalRatio() || timeoutTargets >= rule.criticalTimeoutTargets();
+        long trendFrom = now - rule.trendWindowMillis();
         double slope = s.history.p99SlopePerSecond(trendFrom, now);
         String timeToTimeout;
         if (p99 >= timeout) {
@@ -54,7 +53,7 @@ public final class LatencyHeadroomDetector implements FleetDetector {
         } else {
             timeToTimeout = "not rising";
         }
-        long recommended = recommendedTimeout(p99);
+        long recommended = rule.recommendedTimeout(p99);
         String summary = "health check p99 of " + s.targetGroup + " is " + Fmt.ms(p99) + ", " + Fmt.pct(ratio)
                 + " of the " + Fmt.ms(timeout) + " timeout" + (timeoutTargets > 0 ? "; " + timeoutTargets
                 + " target" + (timeoutTargets == 1 ? "" : "s") + " timed out" : "")
@@ -70,13 +69,13 @@ public final class LatencyHeadroomDetector implements FleetDetector {
                 .put("p99_slope_ms_per_min", Double.isNaN(slope) ? "unknown" : Fmt.decimal(slope * 60, 1))
                 .put("time_until_p99_reaches_timeout", timeToTimeout)
                 .put("recommended_timeout_ms", recommended)
-                .put("interval_ms", s.check.intervalMs);
-        if (s.check.intervalMs != null && recommended >= s.check.intervalMs) {
+                .put("interval_ms", s.settings().intervalMs);
+        if (s.settings().intervalMs != null && recommended >= s.settings().intervalMs) {
             details.put("note", "the recommended timeout needs an interval above it (ALB requires timeout < interval)");
         }
         return List.of(new Finding(AlertType.HEALTH_LATENCY_HEADROOM,
                 AlertType.HEALTH_LATENCY_HEADROOM.id() + "/" + s.targetGroup,
-                critical ? Severity.CRITICAL : Severity.WARNING, Scope.targetGroup(s.lb, s.targetGroup),
+                critical ? Severity.CRITICAL : Severity.WARNING, Scope.targetGroup(s.pool.lb, s.targetGroup),
                 summary, details.build(), now - window, now));
     }
 
@@ -87,14 +86,8 @@ public final class LatencyHeadroomDetector implements FleetDetector {
      * timeout would not save them, and zonal or correlated failure is the alert that fits.
      */
     private boolean lostNotSlow(FleetState s, long now, long window, int timeout, double warningRatio) {
-        Histogram passing = s.passingLatency.window(now, window);
-        return passing.getTotalCount() >= settings.integer("headroom.min-samples")
+        Histogram passing = s.latency.passing.window(now, window);
+        return passing.getTotalCount() >= rule.minSamples()
                 && passing.getValueAtPercentile(99) < warningRatio * timeout;
-    }
-
-    /** max(floor, multiple x p99), rounded up to whole seconds as ALB takes them. */
-    long recommendedTimeout(double p99) {
-        double raw = Math.max(settings.millis("headroom.recommend-floor"), settings.number("headroom.recommend-multiple") * p99);
-        return (long) Math.ceil(raw / 1000.0) * 1000;
     }
 }

@@ -1,7 +1,7 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
@@ -14,22 +14,22 @@ import java.util.OptionalLong;
  * autoscaler replaces them, the replacements die the same way, and capacity never comes back:
  * the cold start is slower than the check allows.
  */
-public final class ReplacementChurnDetector implements FleetDetector {
+public final class ReplacementChurnDetector implements Detector<FleetState> {
 
-    private final Settings settings;
+    private final FleetSettings settings;
 
-    public ReplacementChurnDetector(Settings settings) {
+    public ReplacementChurnDetector(FleetSettings settings) {
         this.settings = settings;
     }
 
     @Override
-    public List<Finding> evaluate(FleetState s, long now) {
-        long window = settings.millis("churn.window");
-        List<ChurnEvent> recent = s.churn.stream().filter(c -> c.unhealthyAt > now - window && c.unhealthyAt <= now).toList();
-        if (recent.size() < settings.integer("churn.min-targets")) {
+    public List<Finding> judge(FleetState s, long now) {
+        long window = settings.churn().windowMillis();
+        List<ChurnEvent> recent = s.registry.churn.stream().filter(c -> c.unhealthyAt > now - window && c.unhealthyAt <= now).toList();
+        if (recent.size() < settings.churn().minTargets()) {
             return List.of();
         }
-        Integer timeout = s.check.timeoutMs;
+        Integer timeout = s.settings().timeoutMs;
         StringBuilder latencies = new StringBuilder();
         long lifeSum = 0;
         int lives = 0;
@@ -41,12 +41,13 @@ public final class ReplacementChurnDetector implements FleetDetector {
             }
         }
         String meanLife = lives == 0 ? "unknown" : Fmt.duration(lifeSum / lives);
-        OptionalLong warmup = s.targets.values().stream()
-                .filter(t -> t.everHealthy() && s.joinedAt(t) >= 0 && t.firstHealthyAt > now - window)
-                .mapToLong(t -> t.firstHealthyAt - s.joinedAt(t))
+        Registry registry = s.registry;
+        OptionalLong warmup = s.targets().values().stream()
+                .filter(t -> t.everHealthy() && registry.joinedAt(t) >= 0 && t.firstHealthyAt > now - window)
+                .mapToLong(t -> t.firstHealthyAt - registry.joinedAt(t))
                 .max();
-        long interval = s.check.intervalMs != null ? s.check.intervalMs : settings.millis("registry.default-interval");
-        int unhealthyThreshold = s.check.unhealthyThreshold == null ? 2 : s.check.unhealthyThreshold;
+        long interval = settings.interval(s.settings());
+        int unhealthyThreshold = s.settings().unhealthyThreshold == null ? 2 : s.settings().unhealthyThreshold;
         String grace = warmup.isPresent() && warmup.getAsLong() > 0
                 ? "replacements that did become healthy needed " + Fmt.duration(warmup.getAsLong())
                 + "; an autoscaling health check grace period of at least " + Fmt.duration(Math.round(warmup.getAsLong() * 1.5))
@@ -69,6 +70,6 @@ public final class ReplacementChurnDetector implements FleetDetector {
                 .put("reason", recent.get(recent.size() - 1).reason);
         long start = recent.stream().mapToLong(c -> c.joinedAt >= 0 ? c.joinedAt : c.unhealthyAt).min().orElse(now);
         return List.of(new Finding(AlertType.REPLACEMENT_CHURN, AlertType.REPLACEMENT_CHURN.id() + "/" + s.targetGroup,
-                Severity.CRITICAL, Scope.targetGroup(s.lb, s.targetGroup), summary, details.build(), start, now));
+                Severity.CRITICAL, Scope.targetGroup(s.pool.lb, s.targetGroup), summary, details.build(), start, now));
     }
 }

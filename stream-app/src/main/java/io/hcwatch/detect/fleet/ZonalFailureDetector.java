@@ -1,7 +1,7 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
@@ -15,29 +15,30 @@ import java.util.Map;
  * whether cross-zone aggregation hides the dead zone from DNS failover and fail-open, because
  * with cross-zone on ALB judges the pool, and a healthy pool keeps a dead zone in DNS.
  */
-public final class ZonalFailureDetector implements FleetDetector {
+public final class ZonalFailureDetector implements Detector<FleetState> {
 
-    private final Settings settings;
+    private final FleetSettings settings;
     private final FleetDiagnostician diagnostician;
 
-    public ZonalFailureDetector(Settings settings, FleetDiagnostician diagnostician) {
+    public ZonalFailureDetector(FleetSettings settings, FleetDiagnostician diagnostician) {
         this.settings = settings;
         this.diagnostician = diagnostician;
     }
 
     @Override
-    public List<Finding> evaluate(FleetState s, long now) {
+    public List<Finding> judge(FleetState s, long now) {
         Map<String, List<TargetRecord>> zones = s.byZone();
         zones.remove("unknown");
         if (zones.size() < 2) {
-            s.zonalSince.clear();
             return List.of();
         }
-        long window = settings.millis("correlated.window");
-        long newAge = settings.millis("registry.new-target-age");
-        int minTargets = settings.integer("zonal.min-zone-targets");
+        long window = settings.correlated().windowMillis();
+        long newAge = settings.registry().newTargetAgeMillis();
+        int minTargets = settings.zonal().minZoneTargets();
+        // targets fail and recover at different phases of the check interval: a zone that is
+        // merely first to fail or last to recover looks zonal for less than one interval
+        long holdFor = settings.interval(s.settings());
         List<Finding> out = new ArrayList<>();
-        java.util.Set<String> holding = new java.util.HashSet<>();
         for (Map.Entry<String, List<TargetRecord>> zone : zones.entrySet()) {
             List<TargetRecord> members = zone.getValue();
             if (members.size() < minTargets) {
@@ -45,7 +46,7 @@ public final class ZonalFailureDetector implements FleetDetector {
             }
             int failing = countFailing(s, members, now, window, newAge);
             double share = (double) failing / members.size();
-            if (share < settings.number("zonal.zone-fraction")) {
+            if (share < settings.zonal().zoneFraction()) {
                 continue;
             }
             long zoneOnset = failureOnset(s, members, now, window, newAge);
@@ -65,44 +66,38 @@ public final class ZonalFailureDetector implements FleetDetector {
             if (!othersClean) {
                 continue;
             }
-            holding.add(zone.getKey());
-            // targets fail and recover at different phases of the check interval: a zone that is
-            // merely first to fail or last to recover looks zonal for less than one interval
-            long since = s.zonalSince.computeIfAbsent(zone.getKey(), z -> now);
-            long interval = s.check.intervalMs != null ? s.check.intervalMs : settings.millis("registry.default-interval");
-            if (now - since >= interval) {
-                out.add(finding(s, zone.getKey(), members, failing, others.toString(), now, window, newAge));
-            }
+            out.add(finding(s, zone.getKey(), members, failing, others.toString(), now, window, newAge).holdingFor(holdFor));
         }
-        s.zonalSince.keySet().retainAll(holding);
         return out;
     }
 
     private Finding finding(FleetState s, String zone, List<TargetRecord> members, int failing, String others,
                             long now, long window, long newAge) {
-        boolean crossZone = s.crossZoneOn();
+        boolean crossZone = s.pool.crossZoneOn();
         int healthyInZone = (int) members.stream().filter(TargetRecord::isHealthy).count();
         int registered = s.registered();
         int healthy = s.healthy();
+        // masked: cross-zone aggregation keeps the dead zone in DNS and out of fail-open
+        boolean masked = false;
         String masking;
         if (!s.isAlb()) {
             masking = "not an ALB target group: no DNS failover or fail-open";
         } else if (crossZone) {
-            boolean poolDns = s.dnsThresholds().breached(healthy, registered);
-            boolean poolRouting = s.routingThresholds().breached(healthy, registered);
-            masking = poolDns || poolRouting
-                    ? "cross-zone on: the pool itself is below its thresholds"
-                    : "cross-zone on: the pool (" + healthy + "/" + registered + " healthy) meets its thresholds, so zone "
-                    + zone + " stays in DNS and no fail-open happens; its dead capacity is masked";
+            boolean poolDns = s.pool.dnsThresholds().breached(healthy, registered);
+            boolean poolRouting = s.pool.routingThresholds().breached(healthy, registered);
+            masked = !poolDns && !poolRouting;
+            masking = masked
+                    ? "cross-zone on: the pool (" + healthy + "/" + registered + " healthy) meets its thresholds, so zone "
+                    + zone + " stays in DNS and no fail-open happens; its dead capacity is masked"
+                    : "cross-zone on: the pool itself is below its thresholds";
         } else {
-            boolean dns = s.dnsThresholds().breached(healthyInZone, members.size());
-            boolean routing = s.routingThresholds().breached(healthyInZone, members.size());
+            boolean dns = s.pool.dnsThresholds().breached(healthyInZone, members.size());
+            boolean routing = s.pool.routingThresholds().breached(healthyInZone, members.size());
             masking = "cross-zone off: zone judged alone (" + healthyInZone + "/" + members.size() + " healthy): "
                     + (dns ? "removed from DNS" : "kept in DNS") + ", " + (routing ? "failing open within the zone" : "no fail-open");
         }
         FailingTargets inZone = FailingTargets.of(s, now, window, newAge).inZone(zone);
         Diagnosis diagnosis = diagnostician.diagnose(s, inZone, now, true);
-        boolean masked = s.isAlb() && crossZone && masking.contains("masked");
         String consequence;
         if (!s.isAlb()) {
             consequence = "no DNS or fail-open rules apply";
@@ -129,7 +124,7 @@ public final class ZonalFailureDetector implements FleetDetector {
                 .put("diagnosis_reason", diagnosis.reason());
         diagnosis.evidence().forEach(details::put);
         return new Finding(AlertType.ZONAL_FAILURE, AlertType.ZONAL_FAILURE.id() + "/" + s.targetGroup + "/" + zone,
-                Severity.ERROR, Scope.targetGroup(s.lb, s.targetGroup).withZone(zone), summary, details.build(),
+                Severity.ERROR, Scope.targetGroup(s.pool.lb, s.targetGroup).withZone(zone), summary, details.build(),
                 Math.min(inZone.earliestOnset(), now), now);
     }
 
@@ -140,7 +135,7 @@ public final class ZonalFailureDetector implements FleetDetector {
      * be judged against the other zones' checks from before the fault.
      */
     private boolean clean(List<TargetRecord> zone, double share, long since) {
-        boolean fewFailing = share < settings.number("zonal.other-zones-max-fraction");
+        boolean fewFailing = share < settings.zonal().otherZonesMaxFraction();
         boolean anyHealthy = zone.stream().anyMatch(TargetRecord::isHealthy);
         // HAProxy logs a server only when its state changes: its last state stands
         boolean checkedSince = zone.stream().allMatch(t -> t.lastSeen >= since || "haproxy".equals(t.source));

@@ -1,8 +1,8 @@
 package io.hcwatch.detect.flood;
 
 import io.hcwatch.avro.internal.HeavyHitter;
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
@@ -19,17 +19,18 @@ import java.util.Map;
  * that serve it. Names the addresses to block and warns when tarpit is in use: tarpit holds a
  * socket per request and cannot slow a client that opens connections in parallel.
  */
-public final class ClientFloodDetector {
+public final class ClientFloodDetector implements Detector<FloodState> {
 
-    private final Settings settings;
+    private final FloodSettings settings;
 
-    public ClientFloodDetector(Settings settings) {
+    public ClientFloodDetector(FloodSettings settings) {
         this.settings = settings;
     }
 
-    public List<Finding> evaluate(FloodState s, long now) {
-        long window = settings.millis("flood.window");
-        int capacity = settings.integer("flood.capacity");
+    @Override
+    public List<Finding> judge(FloodState s, long now) {
+        long window = settings.windowMillis();
+        int capacity = settings.capacity();
         if (!anyCanQualify(s, now, window, capacity)) {
             return List.of();
         }
@@ -52,9 +53,9 @@ public final class ClientFloodDetector {
             return List.of();
         }
         double seconds = window / 1000.0;
-        double minShare = settings.number("flood.min-share");
-        double minRate = settings.number("flood.min-rate");
-        int top = settings.integer("flood.top");
+        double minShare = settings.minShare();
+        double minRate = settings.minRate();
+        int top = settings.top();
         List<HeavyHitter> topClients = clients.top(top);
         List<Finding> out = new ArrayList<>();
         List<String> block = new ArrayList<>();
@@ -109,8 +110,7 @@ public final class ClientFloodDetector {
                 keyBound += sec.maxKeyCount(capacity);
             }
         }
-        double needed = Math.max(settings.number("flood.min-share") * requests,
-                settings.number("flood.min-rate") * window / 1000.0);
+        double needed = Math.max(settings.minShare() * requests, settings.minRate() * window / 1000.0);
         return requests > 0 && (clientBound >= needed || keyBound >= needed);
     }
 

@@ -1,8 +1,6 @@
 package io.hcwatch.detect.flood;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import io.hcwatch.alert.AlertBook;
-import io.hcwatch.time.KeyClock;
 import io.hcwatch.avro.internal.HeavyHitter;
 import io.hcwatch.traffic.SpaceSaving;
 import java.util.ArrayList;
@@ -19,9 +17,7 @@ public final class FloodState {
 
     public String platform;
     public String scope;
-    public KeyClock time = new KeyClock();
     public List<Second> seconds = new ArrayList<>();
-    public AlertBook alerts = new AlertBook();
 
     public FloodState() {
     }

@@ -1,7 +1,7 @@
 package io.hcwatch.detect.slots;
 
-import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
@@ -17,22 +17,23 @@ import java.util.Map;
  * holds one socket per tarpitted request for the whole tarpit timeout, so it fills slots fast.
  * The process limit is one alert per host, not one per frontend.
  */
-public final class SocketSlotDetector {
+public final class SocketSlotDetector implements Detector<HostState> {
 
-    private final Settings settings;
+    private final SlotSettings settings;
 
-    public SocketSlotDetector(Settings settings) {
+    public SocketSlotDetector(SlotSettings settings) {
         this.settings = settings;
     }
 
-    public List<Finding> evaluate(HostState h, long now) {
+    @Override
+    public List<Finding> judge(HostState h, long now) {
         List<Finding> out = new ArrayList<>();
-        long sustain = settings.millis("slots.sustain");
-        double warning = settings.number("slots.warning-ratio");
+        long sustain = settings.sustainMillis();
+        double warning = settings.warningRatio();
         for (Map.Entry<String, FrontendSeconds> e : h.frontends.entrySet()) {
             FrontendSeconds f = e.getValue();
             Integer configured = h.frontendMaxconn.get(e.getKey());
-            int maxconn = configured != null ? configured : settings.integer("slots.default-maxconn");
+            int maxconn = configured != null ? configured : settings.defaultMaxconn();
             Window fe = Window.of(f, now, sustain, f.maxFeconn);
             if (fe.sustainedAtLeast(warning * maxconn, sustain)) {
                 Totals t = Totals.of(f, now, sustain);
@@ -80,7 +81,7 @@ public final class SocketSlotDetector {
 
     private Finding finding(HostState h, String frontend, String limit, double ratio, Totals t, FrontendSeconds f,
                             Finding.Details details, long now, long sustain) {
-        boolean critical = ratio >= settings.number("slots.critical-ratio") || t.rejected() > 0;
+        boolean critical = ratio >= settings.criticalRatio() || t.rejected() > 0;
         double tarpitShare = t.requests() == 0 ? 0 : (double) t.tarpitted() / t.requests();
         double socketsHeld = t.tarpitMs() / (double) sustain;
         String where = frontend == null ? "HAProxy " + h.host + " (all frontends)" : "HAProxy " + h.host + " frontend " + frontend;

@@ -10,7 +10,9 @@ import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.Upstreams;
-import io.hcwatch.topology.state.JsonStateCodec;
+import io.hcwatch.alert.Monitored;
+import io.hcwatch.topology.TopologyFactory;
+import io.hcwatch.topology.state.MonitoredCodec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -34,8 +36,8 @@ class RestartReplayTest {
     private static final int TARGETS = 12;
     private static final String KEY = "correlated_failure/tg-0";
     private final Settings settings = Settings.defaults();
-    private final FleetMonitor monitor = new FleetMonitor(settings);
-    private final JsonStateCodec<FleetState> codec = new JsonStateCodec<>(FleetState.class);
+    private final FleetHarness monitor = new FleetHarness(settings);
+    private final MonitoredCodec<FleetState> codec = TopologyFactory.fleetCodec();
 
     @ParameterizedTest(name = "partitions caught up one after another: {0}")
     @ValueSource(booleans = {false, true})
@@ -92,11 +94,11 @@ class RestartReplayTest {
 
     /** One target group's monitor behind its clock, fed as the live topology feeds it: a record, then its upstream's report. */
     private final class Run implements MonitorClock.Stage<HealthCheckResult> {
-        final FleetState state;
+        final Monitored<FleetState> state;
         final MonitorClock<HealthCheckResult> clock;
         final List<Notification> sent = new ArrayList<>();
 
-        Run(FleetState state, MonitorClock<HealthCheckResult> clock) {
+        Run(Monitored<FleetState> state, MonitorClock<HealthCheckResult> clock) {
             this.state = state;
             this.clock = clock;
         }

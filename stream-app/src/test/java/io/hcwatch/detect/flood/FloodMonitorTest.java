@@ -2,6 +2,8 @@ package io.hcwatch.detect.flood;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hcwatch.alert.MonitorHarness;
+import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.v1.HaproxyLogFormat;
@@ -17,8 +19,13 @@ import org.junit.jupiter.api.Test;
 class FloodMonitorTest {
 
     private static final long T0 = Instant.parse("2026-03-03T10:00:00Z").toEpochMilli();
-    private final FloodMonitor monitor = new FloodMonitor(Settings.defaults());
-    private final FloodState state = monitor.newState("haproxy", "hc-ping");
+    private final MonitorHarness<FloodState> monitor = new MonitorHarness<>(new FloodDetection(FloodSettings.from(Settings.defaults())),
+            Settings.defaults());
+    private final Monitored<FloodState> state = newScope();
+
+    private Monitored<FloodState> newScope() {
+        return monitor.newKey("haproxy/hc-ping", new ClientTraffic("haproxy", "hc-ping", null, 0L, 0L, 0L, List.of(), 0L, List.of(), 0L));
+    }
     private final List<Notification> sent = new ArrayList<>();
 
     private static HaproxyRequest request(String host, String client, String uri, long ts, String termination) {
@@ -44,7 +51,7 @@ class FloodMonitorTest {
             }
             for (SpecificRecord r : combiner.drainBefore(t + 1000)) {
                 if (r instanceof ClientTraffic c) {
-                    sent.addAll(monitor.onTraffic(state, c));
+                    sent.addAll(monitor.feed(state, c, c.getBucketStart()));
                 }
             }
         }
@@ -83,7 +90,7 @@ class FloodMonitorTest {
                 .satisfies(n -> assertThat(n.scope().client()).isEqualTo("192.0.2.9"));
 
         sent.clear();
-        FloodState fresh = monitor.newState("haproxy", "hc-ping");
+        Monitored<FloodState> fresh = newScope();
         TrafficCombiner combiner = new TrafficCombiner(256);
         for (int s = 0; s < 12; s++) {
             long t = T0 + s * 1000L;
@@ -95,7 +102,7 @@ class FloodMonitorTest {
             }
             for (SpecificRecord r : combiner.drainBefore(t + 1000)) {
                 if (r instanceof ClientTraffic c) {
-                    sent.addAll(monitor.onTraffic(fresh, c));
+                    sent.addAll(monitor.feed(fresh, c, c.getBucketStart()));
                 }
             }
         }

@@ -2,6 +2,8 @@ package io.hcwatch.detect.slots;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hcwatch.alert.MonitorHarness;
+import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.v1.ConfigKind;
@@ -18,8 +20,9 @@ import org.junit.jupiter.api.Test;
 class SlotMonitorTest {
 
     private static final long T0 = Instant.parse("2026-03-03T10:00:00Z").toEpochMilli();
-    private final SlotMonitor monitor = new SlotMonitor(Settings.defaults());
-    private final HostState host = monitor.newState("lb1");
+    private final MonitorHarness<HostState> monitor = new MonitorHarness<>(new SlotDetection(SlotSettings.from(Settings.defaults())),
+            Settings.defaults());
+    private final Monitored<HostState> host = monitor.newKey("lb1", null);
     private final List<Notification> sent = new ArrayList<>();
 
     private HaproxyTraffic second(long t, int feconn, Map<String, Long> terminations, long tarpitMs) {
@@ -28,19 +31,27 @@ class SlotMonitorTest {
                 new HashMap<>(terminations), new ArrayList<>(), rejected);
     }
 
+    private List<Notification> traffic(HaproxyTraffic t) {
+        return monitor.feed(host, t, t.getBucketStart());
+    }
+
+    private void config(LbConfig c) {
+        sent.addAll(monitor.feed(host, c, c.getTs().toEpochMilli()));
+    }
+
     private void frontendMaxconn(int maxconn) {
-        sent.addAll(monitor.onConfig(host, LbConfig.newBuilder().setKind(ConfigKind.haproxy_frontend).setId("lb1/hc-ping")
-                .setHost("lb1").setFrontend("hc-ping").setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build()));
+        config(LbConfig.newBuilder().setKind(ConfigKind.haproxy_frontend).setId("lb1/hc-ping")
+                .setHost("lb1").setFrontend("hc-ping").setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build());
     }
 
     @Test
     void warnsWhenSessionsStayAboveEightyPercentOfMaxconnForTenSeconds() {
         frontendMaxconn(2000);
         for (int s = 0; s < 9; s++) {
-            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 1700, Map.of("--", 500L), 0)));
+            sent.addAll(traffic(second(T0 + s * 1000L, 1700, Map.of("--", 500L), 0)));
         }
         assertThat(sent).isEmpty();
-        sent.addAll(monitor.onTraffic(host, second(T0 + 9_000, 1750, Map.of("--", 500L), 0)));
+        sent.addAll(traffic(second(T0 + 9_000, 1750, Map.of("--", 500L), 0)));
         assertThat(sent).singleElement().satisfies(n -> {
             assertThat(n.severity()).isEqualTo(Severity.WARNING);
             assertThat(n.dedupKey()).isEqualTo("socket_slot_exhaustion/lb1/hc-ping");
@@ -51,7 +62,7 @@ class SlotMonitorTest {
     @Test
     void aMaxconnLearnedAfterTheTrafficItLimitsJudgesTheSecondsAlreadyHeld() {
         for (int s = 0; s < 12; s++) {
-            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 1700, Map.of("--", 500L), 0)));
+            sent.addAll(traffic(second(T0 + s * 1000L, 1700, Map.of("--", 500L), 0)));
         }
         assertThat(sent).as("1700 of the assumed default maxconn is not 80%").isEmpty();
         frontendMaxconn(2000);
@@ -65,7 +76,7 @@ class SlotMonitorTest {
     void aShortSpikeDoesNotWarn() {
         frontendMaxconn(2000);
         for (int s = 0; s < 30; s++) {
-            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, s % 6 == 0 ? 1900 : 600, Map.of("--", 500L), 0)));
+            sent.addAll(traffic(second(T0 + s * 1000L, s % 6 == 0 ? 1900 : 600, Map.of("--", 500L), 0)));
         }
         assertThat(sent).isEmpty();
     }
@@ -73,7 +84,7 @@ class SlotMonitorTest {
     @Test
     void tarpitAndQueueTimeoutsMakeItCriticalWithTheSocketsHeld() {
         for (int s = 0; s < 12; s++) {
-            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 2600, Map.of("PT", 300L, "sQ", 5L, "--", 195L), 300_000)));
+            sent.addAll(traffic(second(T0 + s * 1000L, 2600, Map.of("PT", 300L, "sQ", 5L, "--", 195L), 300_000)));
         }
         assertThat(sent).singleElement().satisfies(n -> {
             assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
@@ -84,11 +95,11 @@ class SlotMonitorTest {
 
     @Test
     void theProcessLimitIsOneAlertPerHostNotOnePerFrontend() {
-        sent.addAll(monitor.onConfig(host, LbConfig.newBuilder().setKind(ConfigKind.haproxy_process).setId("lb1")
-                .setHost("lb1").setMaxconn(4000).setTs(Instant.ofEpochMilli(T0)).build()));
+        config(LbConfig.newBuilder().setKind(ConfigKind.haproxy_process).setId("lb1")
+                .setHost("lb1").setMaxconn(4000).setTs(Instant.ofEpochMilli(T0)).build());
         for (int s = 0; s < 12; s++) {
             for (String fe : new String[] {"web", "api"}) {
-                sent.addAll(monitor.onTraffic(host, new HaproxyTraffic("lb1", fe, T0 + s * 1000L, 300L, 500, 3500, 0, 0L, 0L,
+                sent.addAll(traffic(new HaproxyTraffic("lb1", fe, T0 + s * 1000L, 300L, 500, 3500, 0, 0L, 0L,
                         new HashMap<>(Map.of("--", 300L)), new ArrayList<>(), 0L)));
             }
         }
@@ -103,10 +114,10 @@ class SlotMonitorTest {
     void resolvesAfterTwoClearStepsOnceSessionsDrop() {
         frontendMaxconn(1000);
         for (int s = 0; s < 15; s++) {
-            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 900, Map.of("--", 500L), 0)));
+            sent.addAll(traffic(second(T0 + s * 1000L, 900, Map.of("--", 500L), 0)));
         }
         for (int s = 15; s < 60; s++) {
-            sent.addAll(monitor.onTraffic(host, second(T0 + s * 1000L, 100, Map.of("--", 500L), 0)));
+            sent.addAll(traffic(second(T0 + s * 1000L, 100, Map.of("--", 500L), 0)));
         }
         assertThat(sent).extracting(Notification::firing).containsExactly(true, false);
     }

@@ -7,6 +7,7 @@ import static io.hcwatch.detect.fleet.Checks.timeout;
 import static io.hcwatch.detect.fleet.Checks.zone;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
@@ -19,11 +20,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class FleetMonitorTest {
+class FleetMonitoringTest {
 
     private static final String TG = "prod-web-tg";
-    private final FleetMonitor monitor = new FleetMonitor(Settings.defaults());
-    private final FleetState state = monitor.newState(TG);
+    private final FleetHarness monitor = new FleetHarness(Settings.defaults());
+    private final Monitored<FleetState> state = monitor.newState(TG);
     private final List<Notification> sent = new ArrayList<>();
 
     private void feed(HealthCheckResult r) {
@@ -89,10 +90,10 @@ class FleetMonitorTest {
                 checks.add(fails ? timeout(TG, "i-" + i, zone(i, 3), ts) : pass(TG, "i-" + i, zone(i, 3), ts, 150));
             }
         }
-        FleetState oneByOne = monitor.newState(TG);
+        Monitored<FleetState> oneByOne = monitor.newState(TG);
         List<Notification> single = new ArrayList<>();
         checks.forEach(c -> single.addAll(monitor.onCheck(oneByOne, c)));
-        FleetState batched = monitor.newState(TG);
+        Monitored<FleetState> batched = monitor.newState(TG);
         List<Notification> batches = new ArrayList<>();
         java.util.Map<Long, List<HealthCheckResult>> bySecond = new java.util.TreeMap<>();
         checks.forEach(c -> bySecond.computeIfAbsent(c.getTs().toEpochMilli() / 1000, k -> new ArrayList<>()).add(c));
@@ -325,7 +326,7 @@ class FleetMonitorTest {
 
     @Test
     void haproxyBackendWithNoServerFiresUntilAServerComesBack() {
-        FleetState be = monitor.newState("be_app");
+        Monitored<FleetState> be = monitor.newState("be_app");
         sent.addAll(monitor.onBackendEvent(be, io.hcwatch.avro.v1.BackendEvent.newBuilder()
                 .setTs(java.time.Instant.ofEpochMilli(T0)).setSource("haproxy").setHost("lb1").setBackend("be_app")
                 .setKind(io.hcwatch.avro.v1.BackendEventKind.no_server_available)
@@ -457,7 +458,7 @@ class FleetMonitorTest {
 
     @Test
     void aServerGoingDownWhileHaproxySaysOthersAreLeftIsNotABackendWithoutServers() {
-        FleetState be = monitor.newState("be-web");
+        Monitored<FleetState> be = monitor.newState("be-web");
         // the first lines HAProxy ever logs for be-web: web1's check takes it DOWN, then the state message
         // says five servers are still UP
         HealthCheckResult check = check("be-web", "web1", null, T0, CheckOutcome.connect_error, 0).setSource("haproxy")

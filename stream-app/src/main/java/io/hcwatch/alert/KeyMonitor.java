@@ -1,0 +1,67 @@
+package io.hcwatch.alert;
+
+import io.hcwatch.detect.Detection;
+import io.hcwatch.detect.Finding;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One kind of monitor for one key at a time: brings the key's time to each record (running the
+ * evaluation steps it passes), hands the record to the detection, judges what holds and lets
+ * the lifecycle decide what to send. The same for target groups, HAProxy hosts and client
+ * scopes; the monitor's clock (io.hcwatch.time.MonitorClock) decides when records and steps come.
+ */
+public final class KeyMonitor<S> {
+
+    private final Detection<S> detection;
+    private final LifecycleSettings lifecycle;
+    private final long stepMillis;
+
+    public KeyMonitor(Detection<S> detection, LifecycleSettings lifecycle, long stepMillis) {
+        this.detection = detection;
+        this.lifecycle = lifecycle;
+        this.stepMillis = stepMillis;
+    }
+
+    public Detection<S> detection() {
+        return detection;
+    }
+
+    public Monitored<S> newKey(String key, Object first) {
+        return new Monitored<>(detection.newState(key, first));
+    }
+
+    /** One record at event time {@code time}. */
+    public List<Notification> apply(Monitored<S> m, Object record, long time) {
+        return apply(m, List.of(record), new long[] {time});
+    }
+
+    /**
+     * Records read together, in order (a batch of one second's checks): each is applied and
+     * runs the steps it reaches; what holds is judged once, after the last.
+     */
+    public List<Notification> apply(Monitored<S> m, List<?> records, long[] times) {
+        List<Notification> out = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+            out.addAll(reach(m, times[i]));
+            detection.apply(m.state, records.get(i), m.time.clock);
+        }
+        long now = m.time.clock;
+        List<Finding> findings = detection.judge(m.state, now);
+        m.latest = findings;
+        out.addAll(m.alerts.observe(findings, now, lifecycle));
+        return out;
+    }
+
+    /** The key's time reaches {@code now}: every evaluation step up to it runs, oldest first. */
+    public List<Notification> reach(Monitored<S> m, long now) {
+        return m.time.reach(now, stepMillis, at -> {
+            detection.step(m.state, at);
+            List<Finding> findings = detection.judge(m.state, at);
+            m.latest = findings;
+            List<Notification> sent = m.alerts.step(findings, at, lifecycle);
+            detection.stepped(m.state, at);
+            return sent;
+        });
+    }
+}

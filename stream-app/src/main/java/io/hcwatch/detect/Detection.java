@@ -1,0 +1,40 @@
+package io.hcwatch.detect;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one kind of monitor does with its key's state: takes in its records, keeps it at each
+ * evaluation step (ageing out, history), and judges it with its detectors. Nothing about time
+ * passing (the monitor's clock decides when records and steps come) nor about alerts (the
+ * lifecycle turns findings into them).
+ *
+ * @param <S> the per-key state
+ */
+public interface Detection<S> {
+
+    /** The state of a key seen for the first time, with the record that brought it. */
+    S newState(String key, Object first);
+
+    /** One record, at the key's time {@code now} (the record's own time or later). */
+    void apply(S state, Object record, long now);
+
+    /** An evaluation step at {@code at}, before it is judged. */
+    default void step(S state, long at) {
+    }
+
+    /** After the step at {@code at} was judged. */
+    default void stepped(S state, long at) {
+    }
+
+    List<Detector<S>> detectors();
+
+    /** Every finding of every detector at {@code now}. */
+    default List<Finding> judge(S state, long now) {
+        List<Finding> all = new ArrayList<>();
+        for (Detector<S> d : detectors()) {
+            all.addAll(d.judge(state, now));
+        }
+        return all;
+    }
+}

@@ -1,0 +1,81 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.avro.v1.Thresholds;
+
+/**
+ * What a target group is part of and how its load balancer treats it: the load balancer, the
+ * platform (alb or haproxy, once known) and, for an ALB, the target-group-health thresholds and
+ * cross-zone setting from its LbConfig (AWS's defaults until one arrives).
+ */
+public final class Pool {
+    public String lb;
+    /** alb or haproxy, once known. */
+    public String platform;
+    public Boolean crossZone;
+    public Integer configuredTargets;
+    public Integer routingCount;
+    public Double routingPercent;
+    public Integer dnsCount;
+    public Double dnsPercent;
+    public boolean configKnown;
+
+    public Pool() {
+    }
+
+    /** Learns the load balancer and platform from a record, keeping the first ones seen. */
+    void seen(String recordLb, String recordPlatform) {
+        if (lb == null && recordLb != null) {
+            lb = recordLb;
+        }
+        if (platform == null && recordPlatform != null) {
+            platform = recordPlatform;
+        }
+    }
+
+    void configure(LbConfig c) {
+        configKnown = true;
+        if (platform == null) {
+            platform = "alb";
+        }
+        if (c.getLb() != null) {
+            lb = c.getLb();
+        }
+        crossZone = c.getCrossZone();
+        configuredTargets = c.getRegisteredTargets();
+        Thresholds routing = c.getUnhealthyStateRouting();
+        routingCount = routing == null ? null : routing.getMinHealthyCount();
+        routingPercent = routing == null ? null : routing.getMinHealthyPercent();
+        Thresholds dns = c.getDnsFailover();
+        dnsCount = dns == null ? null : dns.getMinHealthyCount();
+        dnsPercent = dns == null ? null : dns.getMinHealthyPercent();
+    }
+
+    /** ALB applies its thresholds per zone when cross-zone is off; on (AWS's default) when unknown. */
+    public boolean crossZoneOn() {
+        return crossZone == null || crossZone;
+    }
+
+    public FleetThresholds routingThresholds() {
+        return routingCount == null && routingPercent == null
+                ? FleetThresholds.AWS_DEFAULT : new FleetThresholds(routingCount, routingPercent);
+    }
+
+    public FleetThresholds dnsThresholds() {
+        return dnsCount == null && dnsPercent == null
+                ? FleetThresholds.AWS_DEFAULT : new FleetThresholds(dnsCount, dnsPercent);
+    }
+
+    public boolean isAlb() {
+        return "alb".equals(platform);
+    }
+
+    public boolean isHaproxy() {
+        return "haproxy".equals(platform);
+    }
+
+    /** Where the thresholds come from, for alert details. */
+    public String configSource() {
+        return configKnown ? "LbConfig" : "assumed AWS defaults (count 1, percentage off, cross-zone on)";
+    }
+}

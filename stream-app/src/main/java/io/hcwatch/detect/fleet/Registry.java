@@ -1,0 +1,223 @@
+package io.hcwatch.detect.fleet;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The targets of one target group (or HAProxy backend) as their checks report them: each one's
+ * latest state and failure history, in first-seen order, and the replacements that died before
+ * ever being healthy. Targets leave when they drain, are unused, or fall silent.
+ */
+public final class Registry {
+    /** Event time of the first record of this target group. */
+    public long createdAt;
+    public Map<String, TargetRecord> targets = new LinkedHashMap<>();
+    public List<ChurnEvent> churn = new ArrayList<>();
+
+    @JsonIgnore
+    private Map<String, String> byAddress;
+
+    public Registry() {
+    }
+
+    void touch(long ts) {
+        if (createdAt == 0) {
+            createdAt = ts;
+        }
+    }
+
+    /**
+     * Takes in one check of one target: its state, failure history and whether it was a
+     * replacement killed before it was ever healthy. A check older than the target's latest only
+     * counts for latency (the caller records that), not for the target's state.
+     *
+     * @return whether the check is the target's newest (its latency then counts as current)
+     */
+    boolean observe(HealthCheckResult r, long ts, CheckSettings check, FleetSettings settings, Latencies latencies) {
+        TargetRecord t = targets.get(r.getTarget());
+        String reportedState = r.getState() == null ? null : r.getState().name();
+        if ("draining".equals(reportedState) || "unused".equals(reportedState)) {
+            if (targets.remove(r.getTarget()) != null) {
+                byAddress = null;
+            }
+            return false;
+        }
+        if (t == null) {
+            t = new TargetRecord();
+            t.id = r.getTarget();
+            t.firstSeen = ts;
+            targets.put(t.id, t);
+            byAddress = null;
+        }
+        if (r.getTargetIp() != null && !r.getTargetIp().equals(t.ip)) {
+            t.ip = r.getTargetIp();
+            byAddress = null;
+        }
+        if (r.getPort() != null && !r.getPort().equals(t.port)) {
+            t.port = r.getPort();
+            byAddress = null;
+        }
+        if (r.getAz() != null) {
+            t.zone = r.getAz();
+        }
+        if (r.getRegisteredAt() != null) {
+            t.registeredAt = r.getRegisteredAt().toEpochMilli();
+        }
+        t.source = r.getSource();
+        // a late record can be the target's earliest: it was known before, not newly registered
+        t.firstSeen = Math.min(t.firstSeen, ts);
+        if (ts < t.lastSeen) {
+            return true;
+        }
+        t.lastSeen = ts;
+        String outcome = r.getOutcome().name();
+        t.lastOutcome = outcome;
+        t.lastReason = r.getReason();
+        t.lastStatusCode = r.getStatusCode();
+        t.lastLatencyMs = r.getLatencyMs();
+        if (t.firstLatencyMs == null) {
+            t.firstLatencyMs = r.getLatencyMs();
+        }
+        if ("pass".equals(outcome)) {
+            t.consecutivePasses++;
+            t.consecutiveFailures = 0;
+            t.lastPassAt = ts;
+        } else {
+            if (t.consecutiveFailures == 0) {
+                t.firstFailureAt = ts;
+            }
+            t.consecutiveFailures++;
+            t.consecutivePasses = 0;
+            t.lastFailureAt = ts;
+            if ("timeout".equals(outcome)) {
+                latencies.timeoutsAt.put(t.id, ts);
+            }
+        }
+        String newState = reportedState != null ? reportedState : derivedState(t, check);
+        if ("initial".equals(newState)) {
+            t.sawInitial = true;
+        }
+        if ("healthy".equals(newState) && t.firstHealthyAt == 0) {
+            t.firstHealthyAt = ts;
+        }
+        if ("unhealthy".equals(newState) && !"unhealthy".equals(t.state)) {
+            t.unhealthySince = ts;
+            if (!t.everHealthy() && isNew(t, ts, settings.registry().newTargetAgeMillis())) {
+                recordChurn(t, ts, settings.churn().windowMillis());
+            }
+        }
+        t.state = newState;
+        return true;
+    }
+
+    /** The target's state after its latest check when the producer did not say, from the thresholds. */
+    private static String derivedState(TargetRecord t, CheckSettings check) {
+        int healthyThreshold = check.healthyThreshold == null ? 3 : check.healthyThreshold;
+        int unhealthyThreshold = check.unhealthyThreshold == null ? 2 : check.unhealthyThreshold;
+        if (t.consecutiveFailures >= unhealthyThreshold) {
+            return "unhealthy";
+        }
+        if (t.consecutivePasses >= healthyThreshold || ("healthy".equals(t.state) && t.consecutivePasses > 0)) {
+            return "healthy";
+        }
+        return t.state;
+    }
+
+    private void recordChurn(TargetRecord t, long ts, long window) {
+        churn.removeIf(c -> c.unhealthyAt <= ts - window || c.target.equals(t.id));
+        ChurnEvent c = new ChurnEvent();
+        c.target = t.id;
+        c.zone = t.zone;
+        c.joinedAt = joinedAt(t);
+        c.unhealthyAt = ts;
+        c.firstLatencyMs = t.firstLatencyMs;
+        c.reason = t.lastReason;
+        churn.add(c);
+    }
+
+    /**
+     * Drops targets silent for {@code silenceMillis}. HAProxy logs a server only when its state
+     * changes, so its servers never age out.
+     */
+    List<String> expireSilent(long now, long silenceMillis, Latencies latencies) {
+        List<String> removed = new ArrayList<>();
+        for (Iterator<TargetRecord> it = targets.values().iterator(); it.hasNext(); ) {
+            TargetRecord t = it.next();
+            if (!"haproxy".equals(t.source) && t.lastSeen < now - silenceMillis) {
+                it.remove();
+                removed.add(t.id);
+                latencies.timeoutsAt.remove(t.id);
+            }
+        }
+        if (!removed.isEmpty()) {
+            byAddress = null;
+        }
+        return removed;
+    }
+
+    public int healthy() {
+        int n = 0;
+        for (TargetRecord t : targets.values()) {
+            if (t.isHealthy()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Targets by zone (unknown zones under "unknown"), in first-seen order. */
+    public Map<String, List<TargetRecord>> byZone() {
+        Map<String, List<TargetRecord>> zones = new LinkedHashMap<>();
+        for (TargetRecord t : targets.values()) {
+            zones.computeIfAbsent(t.zoneOrUnknown(), z -> new ArrayList<>()).add(t);
+        }
+        return zones;
+    }
+
+    /** A target counts as new (a replacement warming up) until it has been healthy once, for a while after it joined. */
+    public boolean isNew(TargetRecord t, long now, long newTargetAge) {
+        if (t.everHealthy()) {
+            return false;
+        }
+        long joined = joinedAt(t);
+        return joined >= 0 && joined > now - newTargetAge;
+    }
+
+    /**
+     * When the target joined the target group: its registered_at, else its first appearance if
+     * that is evidence of a registration (it was first seen in state initial, or we had been
+     * watching this target group for a while already); -1 when unknown (present since we started).
+     */
+    public long joinedAt(TargetRecord t) {
+        if (t.registeredAt != null) {
+            return t.registeredAt;
+        }
+        if (t.sawInitial || t.firstSeen > createdAt + 60_000) {
+            return t.firstSeen;
+        }
+        return -1;
+    }
+
+    /** The target an access log names by ip:port (or by its id when that is an address). */
+    TargetRecord byAddress(String address) {
+        if (byAddress == null) {
+            byAddress = new HashMap<>();
+            for (TargetRecord t : targets.values()) {
+                if (t.address() != null) {
+                    byAddress.put(t.address(), t.id);
+                }
+                if (t.id.indexOf(':') > 0) {
+                    byAddress.put(t.id, t.id);
+                }
+            }
+        }
+        String id = byAddress.get(address);
+        return id == null ? null : targets.get(id);
+    }
+}

@@ -1,0 +1,86 @@
+package io.hcwatch.detect.slots;
+
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.v1.ConfigKind;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.detect.Detection;
+import io.hcwatch.detect.Detector;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * HAProxy hosts: takes in each host's per-second frontend summaries and its maxconn settings,
+ * and judges them with the socket-slot detector. A limit learned after the traffic it applies to
+ * (configs and logs come through different topics, in no set order) re-judges the seconds held.
+ */
+public final class SlotDetection implements Detection<HostState> {
+
+    private final SlotSettings settings;
+    private final List<Detector<HostState>> detectors;
+
+    public SlotDetection(SlotSettings settings) {
+        this.settings = settings;
+        this.detectors = List.of(new SocketSlotDetector(settings));
+    }
+
+    @Override
+    public HostState newState(String host, Object first) {
+        HostState h = new HostState();
+        h.host = host;
+        return h;
+    }
+
+    @Override
+    public void apply(HostState h, Object record, long now) {
+        if (record instanceof HaproxyTraffic t) {
+            traffic(h, t);
+        } else if (record instanceof LbConfig c) {
+            config(h, c);
+        } else {
+            throw new IllegalArgumentException("the host monitor cannot take " + record.getClass().getSimpleName());
+        }
+    }
+
+    private void traffic(HostState h, HaproxyTraffic t) {
+        FrontendSeconds f = h.frontends.computeIfAbsent(t.getFrontend(), k -> new FrontendSeconds(settings.ringSeconds()));
+        int i = f.slot(t.getBucketStart());
+        if (i >= 0) {
+            f.maxFeconn[i] = Math.max(f.maxFeconn[i], t.getMaxFeconn());
+            f.maxActconn[i] = Math.max(f.maxActconn[i], t.getMaxActconn());
+            f.requests[i] += t.getRequests();
+            f.tarpitMs[i] += t.getTarpitMs();
+            f.status503[i] += t.getStatus503();
+            f.rejected[i] += t.getRejected();
+            for (Map.Entry<String, Long> term : t.getTerminations().entrySet()) {
+                if (term.getKey().equals("PT")) {
+                    f.tarpitted[i] += term.getValue();
+                }
+                f.recentTerminations.merge(term.getKey(), term.getValue(), Long::sum);
+            }
+        }
+        f.lastSeen = Math.max(f.lastSeen, t.getBucketStart());
+    }
+
+    private static void config(HostState h, LbConfig c) {
+        if (c.getKind() == ConfigKind.haproxy_process) {
+            h.processMaxconn = c.getMaxconn();
+        } else if (c.getKind() == ConfigKind.haproxy_frontend && c.getFrontend() != null) {
+            if (c.getMaxconn() == null) {
+                h.frontendMaxconn.remove(c.getFrontend());
+            } else {
+                h.frontendMaxconn.put(c.getFrontend(), c.getMaxconn());
+            }
+        }
+    }
+
+    /** Terminations are reported per step; older ones no longer describe the frontend. */
+    @Override
+    public void stepped(HostState h, long at) {
+        h.frontends.values().forEach(f -> f.recentTerminations.clear());
+    }
+
+    @Override
+    public List<Detector<HostState>> detectors() {
+        return detectors;
+    }
+}

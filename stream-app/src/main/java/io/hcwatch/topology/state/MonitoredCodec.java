@@ -1,0 +1,77 @@
+package io.hcwatch.topology.state;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hcwatch.alert.Monitored;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * A monitored key's state as versioned JSON: {@code {"v": N, "time": ..., "state": ..., "alerts": ...}}.
+ * State written by an older release is brought up to this one's layout by {@link StateMigrations}
+ * before it is read; state written by a newer release, or holding a field this release does not
+ * know, is refused loudly: after a downgrade or a bad build, silently reset detector state would
+ * forget firing alerts (their resolves would never be sent).
+ */
+public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
+
+    /** The layout this release writes. 0 is the unversioned layout of the first releases. */
+    public static final int VERSION = 1;
+
+    private static final ObjectMapper STRICT = JsonStateCodec.MAPPER.copy()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+
+    private final JavaType type;
+    private final UnaryOperator<ObjectNode> fromUnversioned;
+    private final Consumer<S> beforeEncode;
+
+    /**
+     * @param fromUnversioned turns a state of layout 0 (the kind's state object with its clock and
+     *                        alerts inside) into layout 1
+     * @param beforeEncode    copies live structures (e.g. sketches) into the fields that are stored
+     */
+    public MonitoredCodec(Class<S> stateType, UnaryOperator<ObjectNode> fromUnversioned, Consumer<S> beforeEncode) {
+        this.type = STRICT.getTypeFactory().constructParametricType(Monitored.class, stateType);
+        this.fromUnversioned = fromUnversioned;
+        this.beforeEncode = beforeEncode;
+    }
+
+    @Override
+    public byte[] encode(Monitored<S> value) {
+        beforeEncode.accept(value.state);
+        ObjectNode node = STRICT.valueToTree(value);
+        ObjectNode out = STRICT.createObjectNode();
+        out.put("v", VERSION);
+        out.setAll(node);
+        try {
+            return STRICT.writeValueAsBytes(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not encode monitor state", e);
+        }
+    }
+
+    @Override
+    public Monitored<S> decode(byte[] bytes) {
+        try {
+            JsonNode tree = STRICT.readTree(bytes);
+            if (!(tree instanceof ObjectNode node)) {
+                throw new IllegalStateException("monitor state in the changelog is not a JSON object");
+            }
+            int version = node.path("v").asInt(0);
+            if (version > VERSION) {
+                throw new IllegalStateException("monitor state of layout " + version + " was written by a newer hcwatch;"
+                        + " this one reads layouts up to " + VERSION + " (roll forward, or reset the application)");
+            }
+            ObjectNode current = version == 0 ? fromUnversioned.apply(node) : node;
+            current.remove("v");
+            return STRICT.treeToValue(current, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
+        }
+    }
+}

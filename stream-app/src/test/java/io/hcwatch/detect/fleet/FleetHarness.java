@@ -1,0 +1,43 @@
+package io.hcwatch.detect.fleet;
+
+import io.hcwatch.alert.MonitorHarness;
+import io.hcwatch.alert.Monitored;
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.config.Settings;
+import java.util.List;
+
+/** The fleet monitor for one target group at a time, fed record by record as the topology feeds it. */
+final class FleetHarness extends MonitorHarness<FleetState> {
+
+    FleetHarness(Settings settings) {
+        super(new FleetDetection(FleetSettings.from(settings)), settings);
+    }
+
+    Monitored<FleetState> newState(String targetGroup) {
+        return newKey(targetGroup, null);
+    }
+
+    List<Notification> onCheck(Monitored<FleetState> m, HealthCheckResult r) {
+        return feed(m, r, r.getTs().toEpochMilli());
+    }
+
+    List<Notification> onChecks(Monitored<FleetState> m, List<HealthCheckResult> checks) {
+        return feedAll(m, checks, checks.stream().mapToLong(c -> c.getTs().toEpochMilli()).toArray());
+    }
+
+    List<Notification> onConfig(Monitored<FleetState> m, LbConfig c) {
+        return feed(m, c, c.getTs().toEpochMilli());
+    }
+
+    List<Notification> onBackendEvent(Monitored<FleetState> m, BackendEvent e) {
+        return feed(m, e, e.getTs().toEpochMilli());
+    }
+
+    List<Notification> onTraffic(Monitored<FleetState> m, TargetTraffic t) {
+        return feed(m, t, t.getBucketStart());
+    }
+}

@@ -1,0 +1,145 @@
+package io.hcwatch.topology.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hcwatch.alert.MonitorHarness;
+import io.hcwatch.alert.Monitored;
+import io.hcwatch.alert.Notification;
+import io.hcwatch.avro.v1.CheckConfig;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.fleet.FleetDetection;
+import io.hcwatch.detect.fleet.FleetSettings;
+import io.hcwatch.detect.fleet.FleetState;
+import io.hcwatch.detect.flood.FloodState;
+import io.hcwatch.detect.slots.HostState;
+import io.hcwatch.topology.TopologyFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Detector state survives its changelog: restored state behaves exactly like the state that was
+ * written, state written by the last release of the unversioned layout is read by this one, and
+ * state this release cannot read (a newer layout, an unknown field) is refused loudly.
+ */
+class MonitoredCodecTest {
+
+    private static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
+    private final MonitoredCodec<FleetState> fleetCodec = TopologyFactory.fleetCodec();
+
+    private static HealthCheckResult check(int target, long ts, boolean ok) {
+        return HealthCheckResult.newBuilder()
+                .setTs(Instant.ofEpochMilli(ts)).setSource("alb").setTargetGroup("tg").setTarget("i-" + target)
+                .setAz("us-east-1" + "abc".charAt(target % 3)).setOutcome(ok ? CheckOutcome.pass : CheckOutcome.timeout)
+                .setLatencyMs(ok ? 150 + target : 2001).setState(ok ? TargetState.healthy : TargetState.unhealthy)
+                .setReason(ok ? null : "Target.Timeout")
+                .setCheck(CheckConfig.newBuilder().setTimeoutMs(2000).setIntervalMs(10_000).setHealthyThreshold(3)
+                        .setUnhealthyThreshold(2).setPath("/health").build())
+                .build();
+    }
+
+    @Test
+    void aRestoredTargetGroupRaisesTheSameAlertsAsTheOriginal() {
+        MonitorHarness<FleetState> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()), Settings.defaults());
+        Monitored<FleetState> original = monitor.newKey("tg", null);
+        for (long t = T0; t < T0 + 90_000; t += 10_000) {
+            for (int i = 0; i < 12; i++) {
+                HealthCheckResult r = check(i, t + i, t < T0 + 60_000 || i % 2 == 1);
+                monitor.feed(original, r, r.getTs().toEpochMilli());
+            }
+        }
+        byte[] bytes = fleetCodec.encode(original);
+        Monitored<FleetState> restored = fleetCodec.decode(bytes);
+        assertThat(fleetCodec.encode(restored)).isEqualTo(bytes);
+
+        List<String> fromOriginal = new ArrayList<>();
+        List<String> fromRestored = new ArrayList<>();
+        for (long t = T0 + 90_000; t < T0 + 240_000; t += 10_000) {
+            for (int i = 0; i < 12; i++) {
+                HealthCheckResult r = check(i, t + i, t >= T0 + 150_000 || i % 2 == 1);
+                monitor.feed(original, r, r.getTs().toEpochMilli()).forEach(n -> fromOriginal.add(describe(n)));
+                monitor.feed(restored, r, r.getTs().toEpochMilli()).forEach(n -> fromRestored.add(describe(n)));
+            }
+        }
+        assertThat(fromOriginal).anyMatch(d -> d.startsWith("correlated_failure/tg resolved"));
+        assertThat(fromRestored).isEqualTo(fromOriginal);
+    }
+
+    @Test
+    void aTargetGroupWrittenByTheLastUnversionedReleaseIsReadWithItsTargetsCheckChangeAndAlerts() {
+        Monitored<FleetState> m = fleetCodec.decode(golden("fleet-prod-web-tg.json"));
+        assertThat(m.time.clock).isEqualTo(1772546909000L);
+        assertThat(m.time.lastStep).isEqualTo(1772546900000L);
+        FleetState s = m.state;
+        assertThat(s.targetGroup).isEqualTo("prod-web-tg");
+        assertThat(s.pool.lb).isEqualTo("app/prod-web/50dc6c495c0c9188");
+        assertThat(s.pool.configuredTargets).isEqualTo(18);
+        assertThat(s.targets()).hasSize(18);
+        assertThat(s.settings().timeoutMs).isEqualTo(2000);
+        assertThat(s.check.lastChange.before.timeoutMs).isEqualTo(5000);
+        assertThat(s.check.lastChange.peakP99).isPositive();
+        assertThat(s.latency.all.window(m.time.clock, 60_000).getTotalCount()).isPositive();
+        assertThat(m.alerts.episodes).containsKeys("health_latency_headroom/prod-web-tg", "health_check_config_risk/prod-web-tg");
+        // and it is written back in this release's layout, which reads back the same
+        byte[] current = fleetCodec.encode(m);
+        assertThat(new String(current, StandardCharsets.UTF_8)).startsWith("{\"v\":" + MonitoredCodec.VERSION + ",");
+        assertThat(fleetCodec.encode(fleetCodec.decode(current))).isEqualTo(current);
+    }
+
+    @Test
+    void aHostAndAClientScopeWrittenByTheLastUnversionedReleaseAreRead() {
+        MonitoredCodec<HostState> hostCodec = TopologyFactory.hostCodec();
+        Monitored<HostState> host = hostCodec.decode(golden("host-lb1.json"));
+        assertThat(host.state.host).isEqualTo("lb1");
+        assertThat(host.state.frontendMaxconn).containsEntry("hc-ping", 256);
+        assertThat(host.state.frontends).containsKey("hc-ping");
+        assertThat(host.alerts.episodes).containsKey("socket_slot_exhaustion/lb1/hc-ping");
+        assertThat(host.time.clock).isPositive();
+
+        MonitoredCodec<FloodState> floodCodec = TopologyFactory.floodCodec();
+        Monitored<FloodState> scope = floodCodec.decode(golden("flood-haproxy-www.json"));
+        assertThat(scope.state.scope).isEqualTo("www");
+        assertThat(scope.state.seconds).hasSize(40);
+        byte[] current = floodCodec.encode(scope);
+        assertThat(floodCodec.encode(floodCodec.decode(current))).isEqualTo(current);
+    }
+
+    @Test
+    void stateOfANewerLayoutIsRefusedRatherThanReadAsEmpty() {
+        byte[] newer = ("{\"v\":" + (MonitoredCodec.VERSION + 1) + ",\"time\":{},\"state\":{},\"alerts\":{}}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> fleetCodec.decode(newer)).hasMessageContaining("newer hcwatch");
+    }
+
+    @Test
+    void aFieldThisReleaseDoesNotKnowIsRefusedRatherThanDropped() {
+        String current = new String(fleetCodec.encode(fleetCodec.decode(golden("fleet-prod-web-tg.json"))), StandardCharsets.UTF_8);
+        byte[] withFutureField = current.replaceFirst("\"pool\":\\{", "\"pool\":{\"futureThreshold\":3,")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> fleetCodec.decode(withFutureField)).hasMessageContaining("futureThreshold");
+    }
+
+    private static byte[] golden(String name) {
+        try (InputStream in = MonitoredCodecTest.class.getResourceAsStream("/state/v0/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing golden file " + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String describe(Notification n) {
+        return n.dedupKey() + " " + (n.firing() ? "firing " + n.severity() : "resolved") + " " + n.alertId();
+    }
+}
