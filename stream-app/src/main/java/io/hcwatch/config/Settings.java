@@ -27,6 +27,8 @@ public final class Settings {
                     "Monitors wait for input partitions behind the newest by up to this much (event time)."),
             new Setting("window.idle-timeout", DURATION, "2s",
                     "An input partition that is caught up and has had nothing to read for this long (wall time) is not waited for (live only)."),
+            new Setting("window.silent-timeout", DURATION, "30s",
+                    "An input partition whose ingest has not reported for this long (wall time: its task is gone) is not waited for (live only)."),
             new Setting("eval.step", DURATION, "10s", "Evaluation step; an alert resolves after alert.clear-steps clear steps."),
             new Setting("alert.clear-steps", INT, "2", "Consecutive clear evaluation steps before an alert resolves."),
             new Setting("alert.renotify", DURATION, "15m", "Re-send a firing alert after this long without a change."),

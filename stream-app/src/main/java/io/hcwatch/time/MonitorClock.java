@@ -62,14 +62,20 @@ public final class MonitorClock<E> {
     private long wallAtWatermark;
 
     /**
-     * @param idleTimeoutMillis wall time after which a silent upstream is not waited for (0: never, for replay)
+     * @param silentTimeoutMillis wall time after which an upstream that stopped reporting is not waited for (0: never, for replay)
      * @param silenceClock      whether the watermark moves with the wall clock when every upstream is quiet (live only)
      */
-    public MonitorClock(long stepMillis, long graceMillis, long idleTimeoutMillis, long maxLagMillis, boolean silenceClock) {
+    public MonitorClock(long stepMillis, long graceMillis, long silentTimeoutMillis, long maxLagMillis, boolean silenceClock) {
+        this(stepMillis, graceMillis, silentTimeoutMillis, 0, maxLagMillis, silenceClock);
+    }
+
+    /** @param silentTicks wall ticks that must also pass before a silent upstream is no longer waited for (see Upstreams) */
+    public MonitorClock(long stepMillis, long graceMillis, long silentTimeoutMillis, int silentTicks, long maxLagMillis,
+                        boolean silenceClock) {
         this.stepMillis = stepMillis;
         this.graceMillis = graceMillis;
         this.silenceClock = silenceClock;
-        this.upstreams = new Upstreams(idleTimeoutMillis, maxLagMillis);
+        this.upstreams = new Upstreams(silentTimeoutMillis, silentTicks, maxLagMillis);
     }
 
     /** A record for {@code key} at event time {@code time}: applied now, or held until the watermark reaches it. */
@@ -98,6 +104,7 @@ public final class MonitorClock<E> {
      * and when nothing is active and the watermark has stood still for a step, it moves with the wall.
      */
     public void wallTick(long wallNow, Stage<E> stage) {
+        upstreams.tick();
         moveTo(upstreams.watermark(wallNow), wallNow, stage);
         if (silenceClock && watermark != Long.MIN_VALUE && held.isEmpty() && !upstreams.anyActive(wallNow)
                 && wallNow - wallAtWatermark >= stepMillis) {

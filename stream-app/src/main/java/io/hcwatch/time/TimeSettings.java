@@ -9,14 +9,17 @@ import java.time.Duration;
  * @param step           evaluation step (eval.step)
  * @param grace          records older than the watermark by more than this count as late (window.grace)
  * @param idleTimeout    wall time after which a quiet input partition is not waited for (window.idle-timeout)
+ * @param silentTimeout  wall time after which a partition whose ingest stopped reporting is not waited for (window.silent-timeout)
  * @param maxUpstreamLag event time behind the newest partition beyond which one is not waited for (window.max-upstream-lag)
  * @param silence        whether time moves with the wall clock when all input stops (silence.enabled)
  */
-public record TimeSettings(Duration step, Duration grace, Duration idleTimeout, Duration maxUpstreamLag, boolean silence) {
+public record TimeSettings(Duration step, Duration grace, Duration idleTimeout, Duration silentTimeout, Duration maxUpstreamLag,
+                           boolean silence) {
 
     public static TimeSettings from(Settings settings) {
         return new TimeSettings(settings.duration("eval.step"), settings.duration("window.grace"),
-                settings.duration("window.idle-timeout"), settings.duration("window.max-upstream-lag"),
+                settings.duration("window.idle-timeout"), settings.duration("window.silent-timeout"),
+                settings.duration("window.max-upstream-lag"),
                 settings.flag("silence.enabled"));
     }
 }

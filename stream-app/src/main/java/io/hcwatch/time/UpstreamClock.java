@@ -14,8 +14,11 @@ public final class UpstreamClock {
     }
 
     private final long idleTimeoutMillis;
+    private final int idleTicks;
     private long newest = Long.MIN_VALUE;
     private long readAtWall = Long.MIN_VALUE;
+    private long ticks;
+    private long readAtTick;
     private long reportedTime = Long.MIN_VALUE;
     private boolean reportedIdle;
     private boolean reportedOnce;
@@ -23,13 +26,29 @@ public final class UpstreamClock {
 
     /** @param idleTimeoutMillis wall time without a record after which an upstream holding nothing is idle (0: at once) */
     public UpstreamClock(long idleTimeoutMillis) {
+        this(idleTimeoutMillis, 0);
+    }
+
+    /**
+     * @param idleTicks {@link #tick() ticks} that must also have passed without a record: a stream
+     *                  thread starved of CPU (or paused by GC) for longer than the idle timeout
+     *                  reads nothing for that long, but has not found its partition quiet; ticks
+     *                  only count while the thread runs
+     */
+    public UpstreamClock(long idleTimeoutMillis, int idleTicks) {
         this.idleTimeoutMillis = idleTimeoutMillis;
+        this.idleTicks = idleTicks;
+    }
+
+    /** The ingest's periodic flush ran: one more tick of time the partition could have been read in. */
+    public void tick() {
+        ticks++;
     }
 
     /** A record with event time {@code eventTime} was read at wall time {@code wallNow}. */
     public void read(long eventTime, long wallNow) {
         newest = Math.max(newest, eventTime);
-        readAtWall = wallNow;
+        readUntimed(wallNow);
     }
 
     /**
@@ -38,6 +57,7 @@ public final class UpstreamClock {
      */
     public void readUntimed(long wallNow) {
         readAtWall = wallNow;
+        readAtTick = ticks;
     }
 
     /**
@@ -51,11 +71,18 @@ public final class UpstreamClock {
 
     /** @param lagging the partition is known to have records not yet read: not idle, however long since the last one */
     public Report report(long oldestHeld, long wallNow, boolean lagging) {
-        if (newest == Long.MIN_VALUE) {
+        if (readAtWall == Long.MIN_VALUE) {
+            // quiet since the first look, not since the epoch
+            readUntimed(wallNow);
+        }
+        boolean idle = !lagging && oldestHeld == Long.MAX_VALUE && wallNow - readAtWall >= idleTimeoutMillis
+                && ticks - readAtTick >= idleTicks;
+        if (newest == Long.MIN_VALUE && !idle) {
+            // nothing read yet (after a restart too): only "idle", so a quiet partition does not hold
+            // back monitors that remember it from before
             return null;
         }
         long time = Math.max(reportedTime, Math.min(newest, oldestHeld == Long.MAX_VALUE ? newest : oldestHeld - 1));
-        boolean idle = !lagging && oldestHeld == Long.MAX_VALUE && wallNow - readAtWall >= idleTimeoutMillis;
         // an unchanged report is repeated now and then while the upstream is active, so that its
         // monitors can tell an upstream that has nothing new from one whose task has stopped
         boolean heartbeat = idleTimeoutMillis > 0 && !idle && wallNow - reportedAtWall >= idleTimeoutMillis / 2;

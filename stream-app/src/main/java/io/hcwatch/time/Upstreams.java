@@ -17,25 +17,38 @@ public final class Upstreams {
     public static final class Upstream {
         public long time = Long.MIN_VALUE;
         public boolean idle;
-        /** Wall-clock time of the last report; not kept across restarts (a restored upstream is heard at restore). */
+        /** Wall-clock time and monitor tick of the last report; not kept across restarts (a restored upstream is heard at restore). */
         transient long heardAtWall;
+        transient long heardAtTick;
 
         public Upstream() {
         }
 
     }
 
-    private final long idleTimeoutMillis;
+    private final long silentTimeoutMillis;
+    private final int silentTicks;
     private final long maxLagMillis;
+    private long ticks;
     private final Map<String, Upstream> table = new LinkedHashMap<>();
 
     /**
-     * @param idleTimeoutMillis wall time after which an upstream that stopped reporting is no longer
+     * @param silentTimeoutMillis wall time after which an upstream that stopped reporting is no longer
      *                          waited for; 0 means never (replay, where reports are exact)
      * @param maxLagMillis      event time behind the newest upstream beyond which one is not waited for
      */
-    public Upstreams(long idleTimeoutMillis, long maxLagMillis) {
-        this.idleTimeoutMillis = idleTimeoutMillis;
+    public Upstreams(long silentTimeoutMillis, long maxLagMillis) {
+        this(silentTimeoutMillis, 0, maxLagMillis);
+    }
+
+    /**
+     * @param silentTicks monitor ticks that must also pass without a report before an upstream counts
+     *                  as silent: when the monitor's own thread was starved of CPU, it heard nothing
+     *                  because it listened to nothing
+     */
+    public Upstreams(long silentTimeoutMillis, int silentTicks, long maxLagMillis) {
+        this.silentTimeoutMillis = silentTimeoutMillis;
+        this.silentTicks = silentTicks;
         this.maxLagMillis = maxLagMillis;
     }
 
@@ -45,6 +58,12 @@ public final class Upstreams {
         u.time = Math.max(u.time, time);
         u.idle = idle;
         u.heardAtWall = wallNow;
+        u.heardAtTick = ticks;
+    }
+
+    /** The monitor's wall clock ticked. */
+    public void tick() {
+        ticks++;
     }
 
     /** The newest time any upstream has reported; {@code Long.MIN_VALUE} when none has. */
@@ -86,7 +105,7 @@ public final class Upstreams {
         if (u.idle) {
             return false;
         }
-        if (idleTimeoutMillis > 0 && wallNow - u.heardAtWall >= idleTimeoutMillis) {
+        if (silentTimeoutMillis > 0 && wallNow - u.heardAtWall >= silentTimeoutMillis && ticks - u.heardAtTick >= silentTicks) {
             return false;
         }
         return u.time >= newest - maxLagMillis;
@@ -102,6 +121,7 @@ public final class Upstreams {
         table.clear();
         saved.forEach((id, u) -> {
             u.heardAtWall = wallNow;
+            u.heardAtTick = ticks;
             table.put(id, u);
         });
     }

@@ -69,7 +69,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         this.source = source;
         this.topic = topic;
         this.inputLag = inputLag;
-        this.progress = source.paces().isEmpty() ? null : new UpstreamClock(idleTimeout.toMillis());
+        this.progress = source.paces().isEmpty() ? null
+                : new UpstreamClock(idleTimeout.toMillis(), (int) (idleTimeout.toMillis() / Math.max(1, flushInterval.toMillis())));
         this.sketchCapacity = sketchCapacity;
         this.decoder = decoder;
         this.metrics = metrics;
@@ -88,6 +89,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             combiner = pending.get(PENDING_KEY);
             context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> {
                 flush(Long.MAX_VALUE);
+                if (progress != null) {
+                    progress.tick();
+                }
                 reportProgress();
             });
         }

@@ -28,7 +28,7 @@ import org.apache.kafka.streams.processor.api.Record;
 public final class MonitorProcessor<S> implements Processor<String, Envelope, String, Alert> {
 
     /** How often the wall clock is looked at (silent upstreams, silence); live only. */
-    static final Duration WALL_TICK = Duration.ofSeconds(1);
+    static final Duration WALL_TICK = Duration.ofMillis(250);
 
     private final String name;
     private final KeyMonitor<S> monitor;
@@ -65,7 +65,8 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         this.metrics = metrics;
         this.live = live;
         this.graceMillis = time.grace().toMillis();
-        this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, live ? time.idleTimeout().toMillis() : 0,
+        long silent = live ? time.silentTimeout().toMillis() : 0;
+        this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, silent, (int) (silent / WALL_TICK.toMillis()),
                 time.maxUpstreamLag().toMillis(), live && time.silence());
     }
 

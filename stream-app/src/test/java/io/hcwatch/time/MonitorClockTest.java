@@ -81,6 +81,23 @@ class MonitorClockTest {
     }
 
     @Test
+    void aMonitorWhoseThreadWasStarvedDoesNotTakeItsUpstreamsForSilent() {
+        MonitorClock<String> ticking = new MonitorClock<>(STEP, GRACE, IDLE, 4, MAX_LAG, true);
+        ticking.report("a", T0, false, wall, keys);
+        ticking.report("b", T0, false, wall, keys);
+        ticking.offer("k", "r", T0 + 1_000, wall, keys);
+        ticking.report("a", T0 + 2_000, false, wall + 60_000, keys);
+        // the first tick after a minute without CPU: b was not heard, but nobody was listening
+        ticking.wallTick(wall + 60_000, keys);
+        assertThat(keys.seen).isEmpty();
+        for (int i = 1; i <= 3; i++) {
+            ticking.report("a", T0 + 2_000, false, wall + 60_000 + i * 250, keys);
+            ticking.wallTick(wall + 60_000 + i * 250, keys);
+        }
+        assertThat(keys.seen).containsExactly("r");
+    }
+
+    @Test
     void inReplayReportsAreExactAndAnUpstreamIsWaitedForHoweverLongItTakes() {
         MonitorClock<String> replay = new MonitorClock<>(STEP, GRACE, 0, MAX_LAG, false);
         replay.report("a", T0, false, 0, keys);

@@ -44,6 +44,29 @@ class UpstreamClockTest {
     }
 
     @Test
+    void aThreadStarvedOfCpuForLongerThanTheIdleTimeoutDoesNotTakeItsPartitionForQuiet() {
+        UpstreamClock ticking = new UpstreamClock(IDLE, 20);
+        ticking.read(T0, 0);
+        ticking.report(NOTHING_HELD, 0);
+        // the flush that should have run every 100ms runs once, 30s later
+        ticking.tick();
+        UpstreamClock.Report late = ticking.report(NOTHING_HELD, 30_000);
+        assertThat(late == null || !late.idle()).isTrue();
+        for (int i = 0; i < 19; i++) {
+            ticking.tick();
+        }
+        assertThat(ticking.report(NOTHING_HELD, 32_000)).isEqualTo(new UpstreamClock.Report(T0, true));
+    }
+
+    @Test
+    void aPartitionKnownToLagIsNeverIdle() {
+        clock.read(T0, 0);
+        clock.report(NOTHING_HELD, 0);
+        UpstreamClock.Report r = clock.report(NOTHING_HELD, IDLE * 10, true);
+        assertThat(r == null || !r.idle()).isTrue();
+    }
+
+    @Test
     void recordsThatDoNotParseKeepAPartitionFromLookingIdle() {
         clock.read(T0, 0);
         clock.report(NOTHING_HELD, 0);
