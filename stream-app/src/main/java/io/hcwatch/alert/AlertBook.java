@@ -39,7 +39,7 @@ public final class AlertBook {
      * episodes, escalates, re-notifies; never resolves.
      */
     public List<Notification> observe(List<Finding> findings, long now, LifecycleSettings settings) {
-        return observeRipe(ripe(findings, now), now, settings.renotifyMillis());
+        return observeRipe(ripe(findings, now), now, settings);
     }
 
     /**
@@ -64,7 +64,7 @@ public final class AlertBook {
         return out;
     }
 
-    private List<Notification> observeRipe(List<Finding> findings, long now, long renotifyMillis) {
+    private List<Notification> observeRipe(List<Finding> findings, long now, LifecycleSettings settings) {
         List<Notification> out = new ArrayList<>();
         for (Finding f : findings) {
             Episode e = episodes.get(f.dedupKey());
@@ -88,10 +88,16 @@ public final class AlertBook {
                 e.severity = f.severity().name();
                 e.lowerSteps = 0;
             }
+            // back after it had cleared, within the cool-down: the same episode, one more flap, said at once
+            boolean flapped = e.clearSteps >= settings.clearSteps();
+            if (flapped) {
+                e.flaps++;
+            }
             e.clearSteps = 0;
+            e.clearSince = 0;
             e.lastHeldAt = now;
             e.remember(f);
-            if (escalated || now - e.lastSentAt >= renotifyMillis) {
+            if (escalated || flapped || now - e.lastSentAt >= settings.renotifyMillis()) {
                 e.lastSentAt = now;
                 out.add(firing(f, e, now));
             }
@@ -105,9 +111,8 @@ public final class AlertBook {
      */
     public List<Notification> step(List<Finding> all, long now, LifecycleSettings settings) {
         List<Finding> findings = ripe(all, now);
-        long renotifyMillis = settings.renotifyMillis();
         int clearSteps = settings.clearSteps();
-        List<Notification> out = new ArrayList<>(observeRipe(findings, now, renotifyMillis));
+        List<Notification> out = new ArrayList<>(observeRipe(findings, now, settings));
         Set<String> holding = new HashSet<>();
         findings.forEach(f -> holding.add(f.dedupKey()));
         for (Finding f : findings) {
@@ -132,7 +137,12 @@ public final class AlertBook {
             }
             Episode e = entry.getValue();
             e.clearSteps++;
-            if (e.clearSteps >= clearSteps) {
+            if (e.clearSince == 0) {
+                e.clearSince = now;
+            }
+            // resolved once clear for the clear steps and for the type's cool-down: a condition that
+            // flaps (an Auto Scaling group cycling a tier) stays one incident instead of one per flap
+            if (e.clearSteps >= clearSteps && now - e.clearSince >= settings.coolDown(AlertType.fromId(e.type))) {
                 it.remove();
                 long[] h = history.get(entry.getKey());
                 if (h != null) {
@@ -154,11 +164,21 @@ public final class AlertBook {
 
     private static Notification firing(Finding f, Episode e, long now) {
         return new Notification(e.alertId, f.dedupKey(), f.type(), Severity.valueOf(e.severity), true, now,
-                f.windowStart(), f.windowEnd(), f.scope(), f.summary(), f.details());
+                f.windowStart(), f.windowEnd(), f.scope(), f.summary(), withFlaps(f.details(), e));
+    }
+
+    /** The details, with how often the condition cleared and came back within this episode. */
+    private static Map<String, String> withFlaps(Map<String, String> details, Episode e) {
+        if (e.flaps == 0) {
+            return details;
+        }
+        Map<String, String> out = new LinkedHashMap<>(details);
+        out.put("flaps", String.valueOf(e.flaps));
+        return out;
     }
 
     private static Notification resolved(String dedupKey, Episode e, long now) {
-        Map<String, String> details = new LinkedHashMap<>(e.details);
+        Map<String, String> details = new LinkedHashMap<>(withFlaps(e.details, e));
         details.put("fired_at", java.time.Instant.ofEpochMilli(e.startedAt).toString());
         details.put("last_held_at", java.time.Instant.ofEpochMilli(e.lastHeldAt).toString());
         return new Notification(e.alertId, dedupKey, AlertType.fromId(e.type), Severity.valueOf(e.severity), false, now,

@@ -12,6 +12,10 @@ public final class Episode {
     public long startedAt;
     public long lastSentAt;
     public int clearSteps;
+    /** When the condition last stopped holding (the first clear step); 0 while it holds. */
+    public long clearSince;
+    /** Times the condition cleared for the clear steps and came back within the cool-down. */
+    public int flaps;
     /** Consecutive steps at which the condition held only at a lower severity. */
     public int lowerSteps;
     public long lastHeldAt;

@@ -82,6 +82,7 @@ public record StreamAppConfig(
         Settings settings;
         try {
             settings = Settings.defaults().with(detect);
+            io.hcwatch.alert.LifecycleSettings.from(settings);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("detect." + e.getMessage());
         }

@@ -74,6 +74,7 @@ final class ReplayCommand implements Callable<Integer> {
         Settings settings;
         try {
             settings = Settings.defaults().with(set);
+            io.hcwatch.alert.LifecycleSettings.from(settings);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--set " + e.getMessage());
         }

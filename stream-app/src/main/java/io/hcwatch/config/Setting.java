@@ -1,7 +1,9 @@
 package io.hcwatch.config;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One tunable: its key (as given to {@code --set key=value} or in a config file), default and
@@ -10,7 +12,7 @@ import java.util.Locale;
 public record Setting(String key, Kind kind, String defaultValue, String meaning) {
 
     /** How a value is written and checked. */
-    public enum Kind { DURATION, FRACTION, INT, DOUBLE, BOOLEAN, STRING }
+    public enum Kind { DURATION, FRACTION, INT, DOUBLE, BOOLEAN, STRING, DURATIONS_BY_NAME }
 
     /** Parses {@code raw}; throws IllegalArgumentException with a one-line reason when it does not fit. */
     public Object parse(String raw) {
@@ -47,6 +49,7 @@ public record Setting(String key, Kind kind, String defaultValue, String meaning
                     yield Boolean.parseBoolean(b);
                 }
                 case STRING -> v;
+                case DURATIONS_BY_NAME -> durationsByName(v);
             };
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " expects " + describeKind() + ", got " + raw);
@@ -61,7 +64,24 @@ public record Setting(String key, Kind kind, String defaultValue, String meaning
             case DOUBLE -> "a number";
             case BOOLEAN -> "true or false";
             case STRING -> "text";
+            case DURATIONS_BY_NAME -> "name=duration pairs separated by commas, e.g. client_flood=1m,dns_failover=10m";
         };
+    }
+
+    /** {@code name=duration,...} (empty: none), in order; which names are allowed is the reader's business. */
+    private Map<String, Duration> durationsByName(String v) {
+        Map<String, Duration> out = new LinkedHashMap<>();
+        if (v.isEmpty()) {
+            return out;
+        }
+        for (String part : v.split(",")) {
+            String[] kv = part.split("=", 2);
+            if (kv.length < 2 || kv[0].isBlank()) {
+                throw new NumberFormatException(part);
+            }
+            out.put(kv[0].trim(), parseDuration(kv[1]));
+        }
+        return out;
     }
 
     /** Accepts 250ms, 30s, 10m, 1h, 1d, or ISO-8601 (PT30S). */

@@ -3,6 +3,7 @@ package io.hcwatch.config;
 import static io.hcwatch.config.Setting.Kind.BOOLEAN;
 import static io.hcwatch.config.Setting.Kind.DOUBLE;
 import static io.hcwatch.config.Setting.Kind.DURATION;
+import static io.hcwatch.config.Setting.Kind.DURATIONS_BY_NAME;
 import static io.hcwatch.config.Setting.Kind.FRACTION;
 import static io.hcwatch.config.Setting.Kind.INT;
 import static io.hcwatch.config.Setting.Kind.STRING;
@@ -32,6 +33,10 @@ public final class Settings {
             new Setting("eval.step", DURATION, "10s", "Evaluation step; an alert resolves after alert.clear-steps clear steps."),
             new Setting("alert.clear-steps", INT, "2", "Consecutive clear evaluation steps before an alert resolves."),
             new Setting("alert.renotify", DURATION, "15m", "Re-send a firing alert after this long without a change."),
+            new Setting("alert.cool-down", DURATION, "5m",
+                    "A condition must stay clear this long before its alert resolves; back within it, the episode goes on (a flap)."),
+            new Setting("alert.cool-down-by-type", DURATIONS_BY_NAME, "",
+                    "Cool-down per alert type over alert.cool-down, e.g. client_flood=1m,dns_failover=10m."),
             new Setting("alert.runbook-base", STRING,
                     "https://github.com/hcwatch/hcwatch/blob/main/runbooks/", "Base URL of runbooks/<type>.md."),
             new Setting("registry.silent-intervals", INT, "3",
@@ -150,6 +155,12 @@ public final class Settings {
 
     public String text(String key) {
         return (String) get(key);
+    }
+
+    /** A {@code name=duration,...} setting, in the order written. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Duration> durationsByName(String key) {
+        return (Map<String, Duration>) get(key);
     }
 
     private Object get(String key) {

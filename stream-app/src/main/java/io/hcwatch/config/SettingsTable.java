@@ -9,7 +9,8 @@ public final class SettingsTable {
     public static String markdown() {
         StringBuilder sb = new StringBuilder("| setting | default | meaning |\n|---|---|---|\n");
         for (Setting s : Settings.CATALOG) {
-            sb.append("| `").append(s.key()).append("` | `").append(s.defaultValue()).append("` | ")
+            sb.append("| `").append(s.key()).append("` | ").append(s.defaultValue().isEmpty() ? "(none)" : "`" + s.defaultValue() + "`")
+                    .append(" | ")
                     .append(s.meaning().replace("|", "\\|")).append(" |\n");
         }
         return sb.toString();

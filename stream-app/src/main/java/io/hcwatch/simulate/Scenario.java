@@ -170,7 +170,8 @@ public enum Scenario {
             Map.of("correlated_failure", Map.of(), "dns_failover", Map.of())) {
         @Override
         public ScenarioParams defaults() {
-            return base().withDuration(Duration.ofMinutes(16)).withOnset(Duration.ofMinutes(4));
+            // long enough after the rollback for the alerts to stay clear through their cool-down and resolve
+            return base().withDuration(Duration.ofMinutes(22)).withOnset(Duration.ofMinutes(4));
         }
 
         @Override

@@ -6,6 +6,7 @@ import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Scope;
 import io.hcwatch.detect.Severity;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -82,5 +83,73 @@ class AlertBookTest {
         book.step(List.of(), 20_000, LIFECYCLE);
         String second = book.observe(List.of(finding(Severity.WARNING)), 30_000, LIFECYCLE).get(0).alertId();
         assertThat(second).isNotEqualTo(first);
+    }
+
+    private static final LifecycleSettings COOL = new LifecycleSettings(RENOTIFY, 2, "https://runbooks.example/",
+            java.util.Map.of(AlertType.CORRELATED_FAILURE, 300_000L));
+
+    @Test
+    void aConditionBackWithinTheCoolDownContinuesItsEpisodeAndCountsTheFlap() {
+        Notification fired = book.observe(List.of(finding(Severity.WARNING)), 1_000, COOL).get(0);
+        assertThat(book.step(List.of(), 10_000, COOL)).isEmpty();
+        assertThat(book.step(List.of(), 20_000, COOL)).as("clear for the clear steps, not yet for the cool-down").isEmpty();
+        assertThat(book.step(List.of(), 60_000, COOL)).isEmpty();
+        List<Notification> back = book.step(List.of(finding(Severity.WARNING)), 70_000, COOL);
+        assertThat(back).singleElement().satisfies(n -> {
+            assertThat(n.firing()).isTrue();
+            assertThat(n.alertId()).isEqualTo(fired.alertId());
+            assertThat(n.details()).containsEntry("flaps", "1");
+        });
+        assertThat(book.isFiring("correlated_failure/tg")).isTrue();
+    }
+
+    @Test
+    void aShortGapIsNoFlap() {
+        book.observe(List.of(finding(Severity.WARNING)), 1_000, COOL);
+        book.step(List.of(), 10_000, COOL);
+        assertThat(book.step(List.of(finding(Severity.WARNING)), 20_000, COOL)).isEmpty();
+        book.step(List.of(), 30_000, COOL);
+        book.step(List.of(), 40_000, COOL);
+        Notification again = book.step(List.of(finding(Severity.WARNING)), 50_000, COOL).get(0);
+        assertThat(again.details()).containsEntry("flaps", "1");
+    }
+
+    @Test
+    void anEpisodeResolvesOnceClearForTheCoolDownWithTheFlapsInItsDetails() {
+        book.observe(List.of(finding(Severity.WARNING)), 1_000, COOL);
+        book.step(List.of(), 10_000, COOL);
+        book.step(List.of(), 20_000, COOL);
+        book.step(List.of(finding(Severity.WARNING)), 30_000, COOL);
+        List<Notification> resolves = new ArrayList<>();
+        for (long t = 40_000; t <= 400_000; t += 10_000) {
+            resolves.addAll(book.step(List.of(), t, COOL));
+        }
+        // clear from the step at 40s: resolved at the first step at least 5 minutes later
+        assertThat(resolves).singleElement().satisfies(n -> {
+            assertThat(n.firing()).isFalse();
+            assertThat(n.eventTime()).isEqualTo(340_000);
+            assertThat(n.details()).containsEntry("flaps", "1");
+        });
+    }
+
+    @Test
+    void typesWithoutACoolDownResolveAfterTheClearStepsAlone() {
+        LifecycleSettings otherType = new LifecycleSettings(RENOTIFY, 2, "https://runbooks.example/",
+                java.util.Map.of(AlertType.CLIENT_FLOOD, 300_000L));
+        book.observe(List.of(finding(Severity.WARNING)), 1_000, otherType);
+        book.step(List.of(), 10_000, otherType);
+        assertThat(book.step(List.of(), 20_000, otherType)).singleElement().satisfies(n -> assertThat(n.firing()).isFalse());
+    }
+
+    @Test
+    void coolDownsByTypeAreReadFromTheSettingsAndAnUnknownTypeIsRefused() {
+        LifecycleSettings s = LifecycleSettings.from(io.hcwatch.config.Settings.defaults()
+                .with(java.util.Map.of("alert.cool-down-by-type", "client_flood=1m, dns_failover=10m")));
+        assertThat(s.coolDown(AlertType.CLIENT_FLOOD)).isEqualTo(60_000);
+        assertThat(s.coolDown(AlertType.DNS_FAILOVER)).isEqualTo(600_000);
+        assertThat(s.coolDown(AlertType.CORRELATED_FAILURE)).isEqualTo(300_000);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LifecycleSettings.from(io.hcwatch.config.Settings.defaults()
+                        .with(java.util.Map.of("alert.cool-down-by-type", "client_floods=1m"))))
+                .hasMessageContaining("'client_floods' is not an alert type");
     }
 }

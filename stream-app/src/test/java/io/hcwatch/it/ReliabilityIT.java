@@ -46,6 +46,7 @@ class ReliabilityIT {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final int FLEETS = 3;
+    private static final Map.Entry<String, String> COOL_DOWN = Map.entry("alert.cool-down", "20s");
     private final IncidentFixture fixture = new IncidentFixture(FLEETS);
 
     private static Map<String, String> guarantee(String g) {
@@ -56,6 +57,8 @@ class ReliabilityIT {
         m.put("streams.heartbeat.interval.ms", "1000");
         // compare runs on event time only: no wall-clock extrapolation after the input ends
         m.put("detect.silence.enabled", "false");
+        // the incident's recovery must resolve before its input ends, 100s later
+        m.put("detect." + COOL_DOWN.getKey(), COOL_DOWN.getValue());
         return m;
     }
 
@@ -265,7 +268,7 @@ class ReliabilityIT {
     /** What replay of the same input raises: the files merged into event-time order, through the topology's processors. */
     private static Map<String, List<String>> replay(List<Telemetry> input) {
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://reliability-replay");
-        TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults(),
+        TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults().with(Map.ofEntries(COOL_DOWN)),
                 Decoders.standard(Topics.defaults(), serde, Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)), serde,
                 new SimpleMeterRegistry(), false);
         List<Alert> alerts = new ArrayList<>();

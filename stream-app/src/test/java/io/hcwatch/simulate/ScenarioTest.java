@@ -49,6 +49,28 @@ class ScenarioTest {
                 .contains(Source.ALB, Source.ALB_HEALTH, Source.HAPROXY, Source.HEALTH, Source.CONFIG);
     }
 
+    /**
+     * One page per incident: every scenario is one incident, so each dedup_key opens one episode,
+     * however often its condition flaps; and a resolve comes within the cool-down and two steps of
+     * the last time the condition held.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Scenario.class)
+    void oneEpisodePerAlertAndIncidentAndResolvesWithinTheCoolDownOfRecovery(Scenario scenario) {
+        ScenarioReplay.Result result = run(scenario);
+        Map<String, java.util.Set<String>> episodes = result.alerts().stream().collect(Collectors.groupingBy(
+                Alert::getDedupKey, Collectors.mapping(Alert::getAlertId, Collectors.toSet())));
+        assertThat(episodes).as(scenario.id()).allSatisfy((key, ids) -> assertThat(ids).as(key).hasSize(1));
+        io.hcwatch.alert.LifecycleSettings lifecycle = io.hcwatch.alert.LifecycleSettings.from(Settings.defaults());
+        long step = Settings.defaults().millis("eval.step");
+        for (Alert resolved : result.alerts().stream().filter(a -> a.getStatus() == AlertStatus.resolved).toList()) {
+            long lastHeld = java.time.Instant.parse(resolved.getDetails().get("last_held_at")).toEpochMilli();
+            long coolDown = lifecycle.coolDown(io.hcwatch.detect.AlertType.fromId(resolved.getType()));
+            assertThat(resolved.getEventTime().toEpochMilli() - lastHeld).as(resolved.getDedupKey())
+                    .isLessThanOrEqualTo(coolDown + 2 * step);
+        }
+    }
+
     @Test
     void timeoutCutRaisesConfigRiskAtTheChangeBeforeTheFirstCheckFails() {
         Scenario s = Scenario.TIMEOUT_CUT;

@@ -46,7 +46,7 @@ class TopologyFactoryTest {
         }
         decoders.put(Source.HEALTH, new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
                 raw -> ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results"));
-        TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults(), decoders, serdeConfig,
+        TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")), decoders, serdeConfig,
                 new SimpleMeterRegistry(), false);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "hcwatch-test");

@@ -35,7 +35,7 @@ class RestartReplayTest {
     private static final long T0 = Checks.T0;
     private static final int TARGETS = 12;
     private static final String KEY = "correlated_failure/tg-0";
-    private final Settings settings = Settings.defaults();
+    private final Settings settings = Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s"));
     private final FleetHarness monitor = new FleetHarness(settings);
     private final MonitoredCodec<FleetState> codec = TopologyFactory.fleetCodec();
 

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 class SlotMonitorTest {
 
     private static final long T0 = Instant.parse("2026-03-03T10:00:00Z").toEpochMilli();
+    // resolves follow the clear steps alone here; the cool-down is the lifecycle's (AlertBookTest)
     private final MonitorHarness<HostState> monitor = new MonitorHarness<>(new SlotDetection(SlotSettings.from(Settings.defaults())),
-            Settings.defaults());
+            Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")));
     private final Monitored<HostState> host = monitor.newKey("lb1", null);
     private final List<Notification> sent = new ArrayList<>();
 

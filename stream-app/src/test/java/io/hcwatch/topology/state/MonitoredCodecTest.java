@@ -49,7 +49,8 @@ class MonitoredCodecTest {
 
     @Test
     void aRestoredTargetGroupRaisesTheSameAlertsAsTheOriginal() {
-        MonitorHarness<FleetState> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()), Settings.defaults());
+        MonitorHarness<FleetState> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()),
+                Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")));
         Monitored<FleetState> original = monitor.newKey("tg", null);
         for (long t = T0; t < T0 + 90_000; t += 10_000) {
             for (int i = 0; i < 12; i++) {
