@@ -28,6 +28,39 @@ public final class AlbHealthCheckLogParser implements LineParser<HealthCheckResu
 
     @Override
     public ParseResult<HealthCheckResult> parse(String line) {
+        ParseResult<HealthCheckResult> result = parseLine(line);
+        if (result instanceof ParseResult.Rejected<HealthCheckResult> rejected) {
+            TargetIdentity id = identity(line);
+            return id == null ? rejected : rejected.naming(id);
+        }
+        return result;
+    }
+
+    /**
+     * The target a rejected line names, when its target address and target group fields can still
+     * be read (the line has its fields; another field is what was wrong).
+     */
+    private static TargetIdentity identity(String line) {
+        if (line == null || line.isBlank()) {
+            return null;
+        }
+        String text = line.strip();
+        int[] bounds = new int[2 * AlbFieldTokenizer.MAX_FIELDS];
+        boolean[] quoted = new boolean[AlbFieldTokenizer.MAX_FIELDS];
+        if (AlbFieldTokenizer.tokenize(text, bounds, quoted) < FIELDS) {
+            return null;
+        }
+        String target = text.substring(bounds[6], bounds[7]);
+        String group = text.substring(bounds[8], bounds[9]);
+        if (absent(target) || absent(group)) {
+            return null;
+        }
+        String name = TargetGroupNames.fromArn(group);
+        Instant time = IsoInstants.parse(text, bounds[2], bounds[3]);
+        return new TargetIdentity(name != null ? name : group, target, time == null ? -1 : time.toEpochMilli());
+    }
+
+    private static ParseResult<HealthCheckResult> parseLine(String line) {
         if (line == null || line.isBlank()) {
             return ParseResult.rejected(RejectReason.EMPTY, "line is empty");
         }

@@ -26,8 +26,13 @@ public final class HealthCheckResultJson implements LineParser<HealthCheckResult
         if (json == null || json.isBlank()) {
             return ParseResult.rejected(RejectReason.EMPTY, "input is empty");
         }
+        JsonFields f;
         try {
-            JsonFields f = JsonFields.parseObject(json);
+            f = JsonFields.parseObject(json);
+        } catch (JsonFields.Invalid invalid) {
+            return ParseResult.rejected(invalid.reason, invalid.getMessage());
+        }
+        try {
             HealthCheckResult r = new HealthCheckResult(
                     f.instant("ts", true), f.string("source", false), f.string("lb", false),
                     f.string("target_group", true), f.string("target", true), f.string("target_ip", false),
@@ -38,8 +43,25 @@ public final class HealthCheckResultJson implements LineParser<HealthCheckResult
                     f.nonNegative("active_servers_left"));
             return ParseResult.ok(r);
         } catch (JsonFields.Invalid invalid) {
-            return ParseResult.rejected(invalid.reason, invalid.getMessage());
+            return new ParseResult.Rejected<HealthCheckResult>(invalid.reason, invalid.getMessage()).naming(identity(f));
         }
+    }
+
+    /** The target group and target a rejected check still names (both non-empty strings), else null. */
+    private static TargetIdentity identity(JsonFields f) {
+        String targetGroup = f.lenientString("target_group");
+        String target = f.lenientString("target");
+        if (targetGroup == null || target == null) {
+            return null;
+        }
+        long time;
+        try {
+            java.time.Instant ts = f.instant("ts", false);
+            time = ts == null ? -1 : ts.toEpochMilli();
+        } catch (JsonFields.Invalid e) {
+            time = -1;
+        }
+        return new TargetIdentity(targetGroup, target, time);
     }
 
     static CheckConfig checkConfig(JsonFields check) {

@@ -88,6 +88,12 @@ final class JsonFields {
         return v.isTextual() ? v.textValue() : v.toString();
     }
 
+    /** A non-blank string field's text, or null when absent or anything else (never throws). */
+    String lenientString(String name) {
+        JsonNode v = node.get(name);
+        return v != null && v.isTextual() && !v.asText().isBlank() ? v.asText() : null;
+    }
+
     String string(String name, boolean required) {
         JsonNode v = value(name, required);
         if (v == null) {

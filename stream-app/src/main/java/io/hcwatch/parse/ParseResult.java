@@ -43,10 +43,22 @@ public sealed interface ParseResult<T> {
     record Ok<T>(T value) implements ParseResult<T> {
     }
 
-    record Rejected<T>(String reason, String error) implements ParseResult<T> {
+    /**
+     * @param identity whose health check it was, when a rejected health check still names its target
+     *                 group and target (null otherwise)
+     */
+    record Rejected<T>(String reason, String error, TargetIdentity identity) implements ParseResult<T> {
         public Rejected {
             Objects.requireNonNull(reason);
             Objects.requireNonNull(error);
+        }
+
+        public Rejected(String reason, String error) {
+            this(reason, error, null);
+        }
+
+        public Rejected<T> naming(TargetIdentity id) {
+            return new Rejected<>(reason, error, id);
         }
     }
 

@@ -3,6 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
@@ -32,7 +33,9 @@ public record Envelope(Kind kind, Object record, String upstream) {
         /** Health checks of one target group, in the order they were read: one record instead of one each. */
         HEALTH_CHECKS(7, Schema.createArray(HealthCheckResult.getClassSchema())),
         /** Not telemetry: the upstream's report of how far it has got (see {@link io.hcwatch.time.MonitorClock}). */
-        PROGRESS(8, UpstreamProgress.getClassSchema());
+        PROGRESS(8, UpstreamProgress.getClassSchema()),
+        /** A target named by a health check that did not parse: known to exist, state unknown. */
+        TARGET_SEEN(9, TargetSeen.getClassSchema());
 
         final byte tag;
         final Schema schema;
@@ -97,6 +100,8 @@ public record Envelope(Kind kind, Object record, String upstream) {
             return Kind.HAPROXY_TRAFFIC;
         } else if (record instanceof ClientTraffic) {
             return Kind.CLIENT_TRAFFIC;
+        } else if (record instanceof TargetSeen) {
+            return Kind.TARGET_SEEN;
         }
         throw new IllegalArgumentException("no envelope kind for " + record.getClass().getName());
     }

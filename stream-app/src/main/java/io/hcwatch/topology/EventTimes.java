@@ -3,6 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetTraffic;
+import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
@@ -39,6 +40,7 @@ final class EventTimes {
             case CLIENT_TRAFFIC -> ((ClientTraffic) e.record()).getBucketStart();
             case HEALTH_CHECKS -> Arrays.stream(each(e)).max().orElse(Long.MIN_VALUE);
             case PROGRESS -> ((UpstreamProgress) e.record()).getTime();
+            case TARGET_SEEN -> ((TargetSeen) e.record()).getTs();
         };
     }
 }

@@ -2,6 +2,7 @@ package io.hcwatch.topology;
 
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.ConfigKind;
@@ -12,8 +13,9 @@ import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
-import io.hcwatch.topology.Routed.Destination;
+import io.hcwatch.parse.TargetIdentity;
 import io.hcwatch.time.UpstreamClock;
+import io.hcwatch.topology.Routed.Destination;
 import io.hcwatch.topology.state.WriteBehindStore;
 import io.hcwatch.traffic.TrafficCombiner;
 import java.nio.ByteBuffer;
@@ -120,6 +122,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             }
             metrics.rejected(source.id(), rejected.reason());
             context.forward(new Record<>(source.id(), Routed.dead(deadLetter(record, rejected)), record.timestamp()));
+            if (rejected.identity() != null) {
+                targetSeen(rejected.identity(), record.timestamp());
+            }
         } else if (result instanceof ParseResult.Skipped<?> skipped) {
             if (progress != null) {
                 progress.readUntimed(context.currentSystemTimeMs());
@@ -161,6 +166,15 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         } else {
             throw new IllegalStateException("no route for " + r.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * A health check that did not parse still names its target: the fleet monitor learns that the
+     * target exists and that its state is unknown, so it is neither forgotten nor counted unhealthy.
+     */
+    private void targetSeen(TargetIdentity id, long recordTimestamp) {
+        long time = id.time() >= 0 ? id.time() : recordTimestamp;
+        send(Destination.FLEET, id.targetGroup(), new TargetSeen(id.targetGroup(), id.target(), time, source.id()), time);
     }
 
     private void read(long eventTime) {

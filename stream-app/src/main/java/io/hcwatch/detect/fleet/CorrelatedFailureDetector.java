@@ -51,6 +51,7 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
                 .put("failing", failing.size())
                 .put("registered", known)
                 .put("healthy", healthy)
+                .put("unknown", s.unknown() > 0 ? s.unknown() : null)
                 .put("zones", String.join(",", zones.keySet()))
                 .put("failing_by_zone", FailingTargets.describe(zones))
                 .put("reason", failing.dominantReason())

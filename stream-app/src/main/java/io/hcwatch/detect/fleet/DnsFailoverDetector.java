@@ -35,14 +35,20 @@ public final class DnsFailoverDetector implements Detector<FleetState> {
         if (s.pool.crossZoneOn()) {
             int healthy = s.healthy();
             int registered = s.registered();
-            if (dns.breached(healthy, registered)) {
+            // unknown is not unhealthy: below the threshold only if it would be were every unknown target healthy
+            if (dns.breached(healthy + s.unknown(), registered)) {
                 out.add(finding(s, null, healthy, registered, dns, "cross-zone on: the pool is below the DNS failover threshold, "
                         + "so every zone is unhealthy in DNS and ALB keeps answering with all of them", now));
                 return out;
             }
+            if (dns.breached(healthy, registered)) {
+                // only the unknown targets could keep the pool above the threshold: whether a dead zone is
+                // masked by a healthy pool cannot be told
+                return out;
+            }
             for (Map.Entry<String, List<TargetRecord>> zone : zones.entrySet()) {
                 int zoneHealthy = healthyIn(zone.getValue());
-                if (!"unknown".equals(zone.getKey()) && zoneHealthy == 0) {
+                if (!"unknown".equals(zone.getKey()) && zoneHealthy + unknownIn(zone.getValue()) == 0) {
                     out.add(finding(s, zone.getKey(), 0, zone.getValue().size(), dns,
                             "zone " + zone.getKey() + " has no healthy target but cross-zone aggregation (pool " + healthy + "/"
                                     + registered + " healthy) keeps it in DNS: clients resolving to its node are served by other zones",
@@ -54,7 +60,7 @@ public final class DnsFailoverDetector implements Detector<FleetState> {
         Map<String, int[]> breaching = new LinkedHashMap<>();
         for (Map.Entry<String, List<TargetRecord>> zone : zones.entrySet()) {
             int zoneHealthy = healthyIn(zone.getValue());
-            if (dns.breached(zoneHealthy, zone.getValue().size())) {
+            if (dns.breached(zoneHealthy + unknownIn(zone.getValue()), zone.getValue().size())) {
                 breaching.put(zone.getKey(), new int[] {zoneHealthy, zone.getValue().size()});
             }
         }
@@ -74,6 +80,7 @@ public final class DnsFailoverDetector implements Detector<FleetState> {
                 .put("zone", zone)
                 .put("healthy", healthy)
                 .put("registered", registered)
+                .put("unknown", s.unknown() > 0 ? s.unknown() : null)
                 .put("threshold", dns.describe())
                 .put("cross_zone", s.pool.crossZoneOn())
                 .put("action", action)
@@ -86,5 +93,9 @@ public final class DnsFailoverDetector implements Detector<FleetState> {
 
     private static int healthyIn(List<TargetRecord> targets) {
         return (int) targets.stream().filter(TargetRecord::isHealthy).count();
+    }
+
+    private static int unknownIn(List<TargetRecord> targets) {
+        return (int) targets.stream().filter(TargetRecord::isUnknown).count();
     }
 }

@@ -32,14 +32,17 @@ public final class FailOpenDetector implements Detector<FleetState> {
         List<String> openZones = new ArrayList<>();
         int healthy = s.healthy();
         int registered = s.registered();
+        // unknown is not unhealthy: below the threshold only if it would be were every unknown target healthy
+        int unknown = s.unknown();
         if (s.pool.crossZoneOn()) {
-            if (!routing.breached(healthy, registered)) {
+            if (!routing.breached(healthy + unknown, registered)) {
                 return List.of();
             }
         } else {
             for (Map.Entry<String, List<TargetRecord>> zone : s.byZone().entrySet()) {
                 int zoneHealthy = (int) zone.getValue().stream().filter(TargetRecord::isHealthy).count();
-                if (routing.breached(zoneHealthy, zone.getValue().size())) {
+                int zoneUnknown = (int) zone.getValue().stream().filter(TargetRecord::isUnknown).count();
+                if (routing.breached(zoneHealthy + zoneUnknown, zone.getValue().size())) {
                     openZones.add(zone.getKey() + " " + zoneHealthy + "/" + zone.getValue().size());
                 }
             }
@@ -62,6 +65,7 @@ public final class FailOpenDetector implements Detector<FleetState> {
         Finding.Details details = Finding.newDetails()
                 .put("healthy", healthy)
                 .put("registered", registered)
+                .put("unknown", unknown > 0 ? unknown : null)
                 .put("threshold", routing.describe())
                 .put("required_healthy", routing.required(registered))
                 .put("cross_zone", s.pool.crossZoneOn())

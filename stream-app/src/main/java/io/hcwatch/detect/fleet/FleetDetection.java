@@ -1,5 +1,6 @@
 package io.hcwatch.detect.fleet;
 
+import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HealthCheckResult;
@@ -53,6 +54,8 @@ public final class FleetDetection implements Detection<FleetState> {
             s.observeBackendEvent(e);
         } else if (record instanceof TargetTraffic t) {
             s.observeTraffic(t);
+        } else if (record instanceof TargetSeen seen) {
+            s.observeUnreadable(seen);
         } else {
             throw new IllegalArgumentException("the fleet monitor cannot take " + record.getClass().getSimpleName());
         }

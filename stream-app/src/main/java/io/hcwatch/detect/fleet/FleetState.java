@@ -1,6 +1,7 @@
 package io.hcwatch.detect.fleet;
 
 import io.hcwatch.avro.internal.TargetCount;
+import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.BackendEventKind;
@@ -90,6 +91,12 @@ public final class FleetState {
         traffic.add(ts, t.getRequests(), t.getSucceeded(), toUnhealthy, t.getNoTarget503());
     }
 
+    /** A health check of this target group that could not be read, naming its target. */
+    void observeUnreadable(TargetSeen seen) {
+        registry.touch(seen.getTs());
+        registry.observeUnreadable(seen.getTarget(), seen.getTs());
+    }
+
     // ---- views used by detectors --------------------------------------------------------------
 
     public Map<String, TargetRecord> targets() {
@@ -116,6 +123,15 @@ public final class FleetState {
 
     public int healthy() {
         return registry.healthy();
+    }
+
+    /**
+     * Targets whose health hcwatch does not know: seen only through checks it could not read, or
+     * registered (LbConfig's count) but never seen. Not unhealthy: a rule about the healthy count
+     * holds only if it would hold were every one of them healthy.
+     */
+    public int unknown() {
+        return registry.unknown() + Math.max(0, registered() - registry.targets.size());
     }
 
     public Map<String, List<TargetRecord>> byZone() {

@@ -171,6 +171,36 @@ public final class Registry {
         return n;
     }
 
+    /**
+     * A check of {@code target} at {@code ts} that could not be read: the target exists (it stays
+     * in the registry) but its state is unknown until a check that can be read says otherwise.
+     */
+    void observeUnreadable(String target, long ts) {
+        TargetRecord t = targets.get(target);
+        if (t == null) {
+            t = new TargetRecord();
+            t.id = target;
+            t.firstSeen = ts;
+            targets.put(target, t);
+            byAddress = null;
+        }
+        if (ts >= t.lastSeen) {
+            t.lastSeen = ts;
+            t.state = TargetRecord.UNKNOWN;
+        }
+    }
+
+    /** Targets whose latest check could not be read. */
+    public int unknown() {
+        int n = 0;
+        for (TargetRecord t : targets.values()) {
+            if (t.isUnknown()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Targets by zone (unknown zones under "unknown"), in first-seen order. */
     public Map<String, List<TargetRecord>> byZone() {
         Map<String, List<TargetRecord>> zones = new LinkedHashMap<>();

@@ -10,7 +10,10 @@ public final class TargetRecord {
     public long firstSeen;
     public Long registeredAt;
     public long lastSeen;
-    /** initial, healthy, unhealthy, draining, unused or unavailable. */
+    /**
+     * initial, healthy, unhealthy, draining, unused or unavailable as its checks report; unknown
+     * when its latest check could not be read (it exists, but nothing is known of its health).
+     */
     public String state = "initial";
     public boolean sawInitial;
     public long firstHealthyAt;
@@ -36,6 +39,13 @@ public final class TargetRecord {
     public boolean isHealthy() {
         return "healthy".equals(state);
     }
+
+    /** Known to exist, with no readable state: neither healthy nor unhealthy. */
+    public boolean isUnknown() {
+        return UNKNOWN.equals(state);
+    }
+
+    public static final String UNKNOWN = "unknown";
 
     public boolean lastCheckFailed() {
         return lastOutcome != null && !"pass".equals(lastOutcome);

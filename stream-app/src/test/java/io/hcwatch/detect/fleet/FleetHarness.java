@@ -37,6 +37,10 @@ final class FleetHarness extends MonitorHarness<FleetState> {
         return feed(m, e, e.getTs().toEpochMilli());
     }
 
+    List<Notification> onUnreadable(Monitored<FleetState> m, io.hcwatch.avro.internal.TargetSeen seen) {
+        return feed(m, seen, seen.getTs());
+    }
+
     List<Notification> onTraffic(Monitored<FleetState> m, TargetTraffic t) {
         return feed(m, t, t.getBucketStart());
     }

@@ -11,6 +11,7 @@ import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
@@ -534,5 +535,33 @@ class FleetMonitoringTest {
             }
         }
         assertThat(of(AlertType.CORRELATED_FAILURE)).isNotEmpty();
+    }
+
+    @Test
+    void targetsKnownOnlyThroughChecksThatCouldNotBeReadAreUnknownNotUnhealthy() {
+        // 12 registered; 4 report healthy, 6 are named only by checks hcwatch could not read, 2 never report
+        LbConfig config = LbConfig.newBuilder(Checks.targetGroupConfig(TG, true, 50.0, 50.0, T0)).setRegisteredTargets(12).build();
+        sent.addAll(monitor.onConfig(state, config));
+        for (long t = T0; t < T0 + 120_000; t += 10_000) {
+            for (int i = 0; i < 4; i++) {
+                feed(pass(TG, "i-" + i, zone(i, 2), t + i * 10L, 100));
+            }
+            for (int i = 4; i < 10; i++) {
+                sent.addAll(monitor.onUnreadable(state, new io.hcwatch.avro.internal.TargetSeen(TG, "i-" + i, t + i * 10L, "health")));
+            }
+        }
+        assertThat(state.state.healthy()).isEqualTo(4);
+        assertThat(state.state.unknown()).isEqualTo(8);
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isEmpty();
+        assertThat(of(AlertType.DNS_FAILOVER)).isEmpty();
+
+        // the four readable targets fail: with 8 unknown counted as if healthy the pool is still at 8/12
+        for (long t = T0 + 120_000; t < T0 + 180_000; t += 10_000) {
+            for (int i = 0; i < 4; i++) {
+                feed(timeout(TG, "i-" + i, zone(i, 2), t + i * 10L));
+            }
+        }
+        assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isEmpty();
+        assertThat(of(AlertType.CORRELATED_FAILURE)).first().satisfies(n -> assertThat(n.details()).containsEntry("unknown", "8"));
     }
 }
