@@ -27,6 +27,15 @@ public final class Judging {
         return first;
     }
 
+    /** What a finding is: its type, severity, dedup key and the event-time span of its evidence. */
+    public static void assertFinding(Finding f, AlertType type, Severity severity, String dedupKey, long windowStart, long windowEnd) {
+        assertThat(f.type()).isEqualTo(type);
+        assertThat(f.severity()).isEqualTo(severity);
+        assertThat(f.dedupKey()).isEqualTo(dedupKey);
+        assertThat(f.windowStart()).as("window start").isEqualTo(windowStart);
+        assertThat(f.windowEnd()).as("window end").isEqualTo(windowEnd);
+    }
+
     /** A table cell naming the expected severity, or {@code none} for no finding. */
     public static List<Severity> severities(String cell) {
         return "none".equals(cell) ? List.of() : List.of(Severity.valueOf(cell));

@@ -1,5 +1,6 @@
 package io.hcwatch.detect.fleet;
 
+import static io.hcwatch.detect.Judging.assertFinding;
 import static io.hcwatch.detect.Judging.severities;
 import static io.hcwatch.detect.fleet.Checks.T0;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,12 +140,9 @@ class CorrelatedFailureDetectorTest {
     void theFindingNamesWhoFailedWhereAndSinceWhen() {
         Fleet fleet = Fleet.alb().healthy("a=4,b=3,c=3", T0).failing("a=2", T1).failing("b=2", T1 + 5_000);
         assertThat(fleet.judge(detector, T1 + 10_000)).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(AlertType.CORRELATED_FAILURE);
-            assertThat(f.dedupKey()).isEqualTo("correlated_failure/prod-web-tg");
+            assertFinding(f, AlertType.CORRELATED_FAILURE, Severity.WARNING, "correlated_failure/prod-web-tg", T1, T1 + 10_000);
             assertThat(f.scope().targetGroup()).isEqualTo(Fleet.TG);
             assertThat(f.scope().lb()).isEqualTo(Checks.LB);
-            assertThat(f.windowStart()).isEqualTo(T1);
-            assertThat(f.windowEnd()).isEqualTo(T1 + 10_000);
             assertThat(f.holdForMillis()).isZero();
             assertThat(f.details()).containsEntry("failing", "4").containsEntry("registered", "10")
                     .containsEntry("healthy", "6").containsEntry("zones", "us-east-1a,us-east-1b")

@@ -1,5 +1,6 @@
 package io.hcwatch.detect.fleet;
 
+import static io.hcwatch.detect.Judging.assertFinding;
 import static io.hcwatch.detect.fleet.Checks.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -103,12 +104,8 @@ class ZonalFailureDetectorTest {
     void theFindingNamesTheZoneItsTargetsAndTheOtherZones() {
         Fleet fleet = Fleet.alb().healthy("a=4,b=4,c=4", T0).round("a=4,b=4,c=4", "a=3", T1);
         assertThat(fleet.judge(detector, NOW)).singleElement().satisfies(f -> {
-            assertThat(f.type()).isEqualTo(AlertType.ZONAL_FAILURE);
-            assertThat(f.severity()).isEqualTo(Severity.ERROR);
-            assertThat(f.dedupKey()).isEqualTo("zonal_failure/prod-web-tg/us-east-1a");
+            assertFinding(f, AlertType.ZONAL_FAILURE, Severity.ERROR, "zonal_failure/prod-web-tg/us-east-1a", T1, NOW);
             assertThat(f.scope().zone()).isEqualTo("us-east-1a");
-            assertThat(f.windowStart()).isEqualTo(T1);
-            assertThat(f.windowEnd()).isEqualTo(NOW);
             assertThat(f.details()).containsEntry("failing", "3").containsEntry("zone_targets", "4")
                     .containsEntry("zone_healthy", "1").containsEntry("other_zones_failing", "us-east-1b=0%,us-east-1c=0%")
                     .containsEntry("reason", "Target.Timeout").containsEntry("diagnosis", "zonal");
