@@ -1,5 +1,7 @@
 package io.hcwatch.detect.fleet;
 
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.BackendEventKind;
 import io.hcwatch.avro.v1.CheckConfig;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
@@ -66,6 +68,12 @@ final class Checks {
 
     static Thresholds count(int minHealthyCount) {
         return Thresholds.newBuilder().setMinHealthyCount(minHealthyCount).setMinHealthyPercent(null).build();
+    }
+
+    /** HAProxy's "backend ... has no server available!". */
+    static BackendEvent noServerAvailable(String backend, long ts) {
+        return BackendEvent.newBuilder().setTs(Instant.ofEpochMilli(ts)).setSource("haproxy").setHost("lb1").setBackend(backend)
+                .setKind(BackendEventKind.no_server_available).setMessage("backend " + backend + " has no server available!").build();
     }
 
     static String zone(int i, int zones) {
