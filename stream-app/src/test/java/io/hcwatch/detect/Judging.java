@@ -6,6 +6,7 @@ import io.hcwatch.alert.Monitored;
 import io.hcwatch.topology.state.MonitoredCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /** Calls a detector the way its table tests do, checking on every call that judging is deterministic and pure. */
 public final class Judging {
@@ -18,10 +19,15 @@ public final class Judging {
      * gives equal findings and that neither changed the state (as its store would encode it).
      */
     public static <S> List<Finding> judgePurely(Detector<S> detector, S state, long now, MonitoredCodec<S> codec) {
+        return purely(detector::judge, state, now, codec);
+    }
+
+    /** {@code judge(state, now)}, checked the same way: equal when asked twice, and the state left as it was. */
+    public static <S, R> R purely(BiFunction<S, Long, R> judge, S state, long now, MonitoredCodec<S> codec) {
         Monitored<S> stored = new Monitored<>(state);
         String before = new String(codec.encode(stored), StandardCharsets.UTF_8);
-        List<Finding> first = detector.judge(state, now);
-        List<Finding> again = detector.judge(state, now);
+        R first = judge.apply(state, now);
+        R again = judge.apply(state, now);
         assertThat(again).as("judging the same state twice at the same time").isEqualTo(first);
         assertThat(new String(codec.encode(stored), StandardCharsets.UTF_8)).as("the state after judging it").isEqualTo(before);
         return first;

@@ -73,11 +73,19 @@ final class Fleet {
 
     /** One round of checks at {@code at}: the first targets of each zone in {@code failing} time out, the others pass. */
     Fleet round(String layout, String failing, long at) {
+        return round(layout, failing, at, 100, CheckOutcome.timeout, 2001);
+    }
+
+    /**
+     * One round of checks at {@code at}: the first targets of each zone in {@code failing} fail with
+     * {@code failure} in {@code failLatencyMs}, marked unhealthy; the others pass in {@code passLatencyMs}.
+     */
+    Fleet round(String layout, String failing, long at, int passLatencyMs, CheckOutcome failure, int failLatencyMs) {
         Map<String, Integer> fail = counts(failing);
         counts(layout).forEach((zone, n) -> {
             for (int k = 0; k < n; k++) {
                 boolean fails = k < fail.getOrDefault(zone, 0);
-                apply(check(zone, zone + "-" + k, at, fails ? CheckOutcome.timeout : CheckOutcome.pass, fails ? 2001 : 100)
+                apply(check(zone, zone + "-" + k, at, fails ? failure : CheckOutcome.pass, fails ? failLatencyMs : passLatencyMs)
                         .setState(fails ? TargetState.unhealthy : TargetState.healthy).build());
             }
         });
@@ -110,7 +118,7 @@ final class Fleet {
         return ips.computeIfAbsent(target, t -> "10.0.0." + (ips.size() + 1));
     }
 
-    /** One second of access logs at {@code at}: requests per target address, none failing. */
+    /** One second of access logs at {@code at}: requests per target, all succeeding, and 503s with no target. */
     Fleet traffic(long at, Map<String, Long> requestsByTarget, long noTarget503) {
         Map<String, TargetCount> byTarget = new LinkedHashMap<>();
         long requests = noTarget503;
@@ -120,6 +128,11 @@ final class Fleet {
         }
         return apply(new TargetTraffic(state.targetGroup, Checks.LB, at, requests, requests - noTarget503, noTarget503,
                 noTarget503, byTarget));
+    }
+
+    /** One second of access logs at {@code at}, of which {@code succeeded} succeed. */
+    Fleet requests(long at, long requests, long succeeded) {
+        return apply(new TargetTraffic(state.targetGroup, Checks.LB, at, requests, succeeded, requests - succeeded, 0L, Map.of()));
     }
 
     /** Takes in a record at its own event time. */
@@ -148,6 +161,17 @@ final class Fleet {
 
     List<Finding> judge(Detector<FleetState> detector, long now) {
         return Judging.judgePurely(detector, state, now, CODEC);
+    }
+
+    /**
+     * The diagnostician's verdict at {@code now} on the failing targets (of {@code zone} alone, as
+     * for a zonal_failure, when given), checked as {@link #judge} checks findings.
+     */
+    Diagnosis diagnose(long now, String zone) {
+        return Judging.purely((s, at) -> {
+            FailingTargets failing = zone == null ? failingTargets(at) : failingTargets(at).inZone(az(zone));
+            return DIAGNOSTICIAN.diagnose(s, failing, at, zone != null);
+        }, state, now, CODEC);
     }
 
     FailingTargets failingTargets(long now) {
