@@ -1,5 +1,7 @@
 package io.hcwatch.detect.fleet;
 
+import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.BackendEventKind;
 import io.hcwatch.avro.v1.CheckConfig;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
@@ -13,6 +15,7 @@ import java.time.Instant;
 final class Checks {
 
     static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
+    static final String LB = "app/prod-web/50dc6c495c0c9188";
 
     private Checks() {
     }
@@ -21,7 +24,7 @@ final class Checks {
         return HealthCheckResult.newBuilder()
                 .setTs(Instant.ofEpochMilli(ts))
                 .setSource("alb")
-                .setLb("app/prod-web/50dc6c495c0c9188")
+                .setLb(LB)
                 .setTargetGroup(tg)
                 .setTarget(target)
                 .setAz(az)
@@ -47,15 +50,30 @@ final class Checks {
     }
 
     static LbConfig targetGroupConfig(String tg, boolean crossZone, Double routingPercent, Double dnsPercent, long ts) {
-        return LbConfig.newBuilder()
-                .setKind(ConfigKind.target_group)
-                .setId(tg)
-                .setLb("app/prod-web/50dc6c495c0c9188")
-                .setTs(Instant.ofEpochMilli(ts))
+        return lbConfig(tg, ts)
                 .setCrossZone(crossZone)
-                .setUnhealthyStateRouting(Thresholds.newBuilder().setMinHealthyPercent(routingPercent).setMinHealthyCount(null).build())
-                .setDnsFailover(Thresholds.newBuilder().setMinHealthyPercent(dnsPercent).setMinHealthyCount(null).build())
+                .setUnhealthyStateRouting(percent(routingPercent))
+                .setDnsFailover(percent(dnsPercent))
                 .build();
+    }
+
+    /** A target group's LbConfig with nothing set but who and when. */
+    static LbConfig.Builder lbConfig(String tg, long ts) {
+        return LbConfig.newBuilder().setKind(ConfigKind.target_group).setId(tg).setLb(LB).setTs(Instant.ofEpochMilli(ts));
+    }
+
+    static Thresholds percent(Double minHealthyPercent) {
+        return Thresholds.newBuilder().setMinHealthyPercent(minHealthyPercent).setMinHealthyCount(null).build();
+    }
+
+    static Thresholds count(int minHealthyCount) {
+        return Thresholds.newBuilder().setMinHealthyCount(minHealthyCount).setMinHealthyPercent(null).build();
+    }
+
+    /** HAProxy's "backend ... has no server available!". */
+    static BackendEvent noServerAvailable(String backend, long ts) {
+        return BackendEvent.newBuilder().setTs(Instant.ofEpochMilli(ts)).setSource("haproxy").setHost("lb1").setBackend(backend)
+                .setKind(BackendEventKind.no_server_available).setMessage("backend " + backend + " has no server available!").build();
     }
 
     static String zone(int i, int zones) {

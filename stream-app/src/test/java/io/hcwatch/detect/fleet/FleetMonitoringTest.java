@@ -329,10 +329,7 @@ class FleetMonitoringTest {
     @Test
     void haproxyBackendWithNoServerFiresUntilAServerComesBack() {
         Monitored<FleetState> be = monitor.newState("be_app");
-        sent.addAll(monitor.onBackendEvent(be, io.hcwatch.avro.v1.BackendEvent.newBuilder()
-                .setTs(java.time.Instant.ofEpochMilli(T0)).setSource("haproxy").setHost("lb1").setBackend("be_app")
-                .setKind(io.hcwatch.avro.v1.BackendEventKind.no_server_available)
-                .setMessage("backend be_app has no server available!").build()));
+        sent.addAll(monitor.onBackendEvent(be, Checks.noServerAvailable("be_app", T0)));
         assertThat(of(AlertType.NO_HEALTHY_TARGETS)).singleElement().satisfies(n -> assertThat(n.firing()).isTrue());
         HealthCheckResult up = check("be_app", "s1", null, T0 + 15_000, CheckOutcome.pass, 3)
                 .setSource("haproxy").setState(TargetState.healthy).build();

@@ -1,0 +1,122 @@
+package io.hcwatch.detect.fleet;
+
+import static io.hcwatch.detect.Judging.assertFinding;
+import static io.hcwatch.detect.fleet.Checks.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Severity;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * zonal_failure: ≥ 50% of one zone (of at least 2 targets) failing while every other zone is
+ * under 10%, has something healthy and was checked since the onset. Every fleet passes at T0;
+ * at T1 one round of checks fails the named targets and passes the rest.
+ */
+class ZonalFailureDetectorTest {
+
+    private static final long T1 = T0 + 60_000;
+    private static final long NOW = T1 + 5_000;
+    private final ZonalFailureDetector detector = new ZonalFailureDetector(Fleet.SETTINGS, Fleet.DIAGNOSTICIAN);
+
+    @ParameterizedTest(name = "{0}, {1} failing -> zonal in {2}: {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # targets       | failing  | zonal in | why
+            a=4,b=4,c=4     | a=1      | none     | 25% of a
+            a=4,b=4,c=4     | a=2      | a        | 50% of a
+            a=4,b=4,c=4     | a=4      | a        | all of a
+            a=1,b=4,c=4     | a=1      | none     | a has fewer than 2 targets: not judged
+            a=2,b=4,c=4     | a=1      | a        | 1 of 2
+            a=4,b=10,c=11   | a=2,b=1  | none     | 10% of b fail: not under 10%
+            a=4,b=11,c=11   | a=2,b=1  | a        | 9% of b fail
+            a=4,b=4,c=4     | a=4,b=4  | none     | two zones failing: correlated, not zonal
+            a=4,?=8         | a=4      | none     | one known zone: nothing to compare with
+            a=4,b=4,?=4     | a=4,?=4  | a        | targets without a zone are left out of the comparison
+            """)
+    void oneZoneFailsWhileTheOthersAreNearlyClean(String targets, String failing, String zone, String why) {
+        Fleet fleet = Fleet.alb().healthy(targets, T0).round(targets, failing, T1);
+        assertThat(fleet.judge(detector, NOW)).as(why).extracting(f -> f.details().get("zone"))
+                .containsExactlyElementsOf(zone.equals("none") ? java.util.List.of() : java.util.List.of(Fleet.az(zone)));
+    }
+
+    @ParameterizedTest(name = "zone b last checked at T1{0}ms, {1} -> fires {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # b checked at (from T1) | b's state     | fires | why
+            0                        | healthy       | true  | checked with the failures
+            5000                     | healthy       | true  | checked after the onset
+            -1                       | healthy       | false | last checked before the onset: its checks say nothing of the fault yet
+            0                        | initial       | false | nothing healthy in b: no healthy zone to compare with
+            """)
+    void theOtherZonesMustBeHealthyAndCheckedSinceTheOnset(long checkedAt, TargetState state, boolean fires, String why) {
+        Fleet fleet = Fleet.alb().healthy("a=4", T0).failing("a=4", T1);
+        for (int k = 0; k < 4; k++) {
+            fleet.apply(fleet.check("b", "b-" + k, T1 + checkedAt, CheckOutcome.pass, 100).setState(state).build());
+        }
+        assertThat(fleet.judge(detector, NOW)).as(why).hasSize(fires ? 1 : 0);
+    }
+
+    @ParameterizedTest(name = "{0}: {1}, {2} failing -> masked {4}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            # pool                   | targets | failing | cross_zone | masked | dns_and_fail_open
+            alb, AWS defaults        | a=4,b=4 | a=4     | true       | true   | cross-zone on: the pool (4/8 healthy) meets its thresholds, so zone us-east-1a stays in DNS and no fail-open happens; its dead capacity is masked
+            cross-zone on, 50%/50%   | a=4,b=6 | a=4     | true       | true   | cross-zone on: the pool (6/10 healthy) meets its thresholds, so zone us-east-1a stays in DNS and no fail-open happens; its dead capacity is masked
+            cross-zone on, 50%/50%   | a=6,b=4 | a=6     | true       | false  | cross-zone on: the pool itself is below its thresholds
+            cross-zone off, 50%/50%  | a=4,b=4 | a=2     | false      | false  | cross-zone off: zone judged alone (2/4 healthy): kept in DNS, no fail-open
+            cross-zone off, 50%/50%  | a=4,b=4 | a=3     | false      | false  | cross-zone off: zone judged alone (1/4 healthy): removed from DNS, failing open within the zone
+            haproxy                  | a=4,b=4 | a=4     | -          | -      | not an ALB target group: no DNS failover or fail-open
+            """)
+    void saysWhetherCrossZoneAggregationMasksTheDeadZone(String pool, String targets, String failing, String crossZone,
+                                                        String masked, String verdict) {
+        Fleet fleet = pool.equals("haproxy") ? Fleet.haproxy("be-web") : Fleet.alb();
+        if (pool.startsWith("cross-zone")) {
+            fleet.apply(Checks.targetGroupConfig(Fleet.TG, pool.startsWith("cross-zone on"), 50.0, 50.0, T0));
+        }
+        fleet.healthy(targets, T0).round(targets, failing, T1);
+        assertThat(fleet.judge(detector, NOW)).singleElement().satisfies(f -> {
+            assertThat(f.details().get("cross_zone")).isEqualTo(crossZone);
+            assertThat(f.details().get("masked")).isEqualTo(masked);
+            assertThat(f.details()).containsEntry("dns_and_fail_open", verdict);
+        });
+    }
+
+    @ParameterizedTest(name = "check interval {0} -> holds for {1}ms")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            # check interval | hold for | why
+            -                | 30000    | registry.default-interval when no record gives one
+            10000            | 10000    | one check interval
+            """)
+    void theFindingHoldsForOneCheckIntervalBeforeItFires(Integer interval, long holdFor, String why) {
+        Fleet fleet = Fleet.alb();
+        if (interval != null) {
+            fleet.apply(Checks.lbConfig(Fleet.TG, T0).setHealthCheck(Checks.checkConfig(5000, interval)).build());
+        }
+        fleet.healthy("a=4,b=4", T0).round("a=4,b=4", "a=3", T1);
+        assertThat(fleet.judge(detector, NOW)).as(why).singleElement()
+                .satisfies(f -> assertThat(f.holdForMillis()).isEqualTo(holdFor));
+    }
+
+    @Test
+    void theFindingNamesTheZoneItsTargetsAndTheOtherZones() {
+        Fleet fleet = Fleet.alb().healthy("a=4,b=4,c=4", T0).round("a=4,b=4,c=4", "a=3", T1);
+        assertThat(fleet.judge(detector, NOW)).singleElement().satisfies(f -> {
+            assertFinding(f, AlertType.ZONAL_FAILURE, Severity.ERROR, "zonal_failure/prod-web-tg/us-east-1a", T1, NOW);
+            assertThat(f.scope().zone()).isEqualTo("us-east-1a");
+            assertThat(f.details()).containsEntry("failing", "3").containsEntry("zone_targets", "4")
+                    .containsEntry("zone_healthy", "1").containsEntry("other_zones_failing", "us-east-1b=0%,us-east-1c=0%")
+                    .containsEntry("reason", "Target.Timeout").containsEntry("diagnosis", "zonal");
+            assertThat(f.summary()).isEqualTo("3/4 targets of prod-web-tg in us-east-1a are failing while other zones are healthy"
+                    + " (us-east-1b=0%,us-east-1c=0%); cross-zone aggregation masks it from DNS failover and fail-open");
+        });
+    }
+
+    @Test
+    void aZoneFailingInTwoRoundsIsOneFindingFromTheFirstOnset() {
+        Fleet fleet = Fleet.alb().healthy("a=4,b=4", T0).round("a=4,b=4", "a=1", T1).round("a=4,b=4", "a=3", T1 + 10_000);
+        assertThat(fleet.judge(detector, T1 + 15_000)).extracting(Finding::windowStart).containsExactly(T1);
+    }
+}
