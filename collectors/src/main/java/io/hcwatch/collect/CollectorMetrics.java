@@ -79,6 +79,27 @@ public final class CollectorMetrics {
                 .register(registry).increment();
     }
 
+    /** {@code hcwatch_collector_api_calls_total{api}}: one request sent to a cloud API (AWS). */
+    public void apiCall(String api) {
+        Counter.builder("hcwatch.collector.api.calls").tag("api", api)
+                .description("Requests sent to a cloud API, by operation (each retry is one more)")
+                .register(registry).increment();
+    }
+
+    /** {@code hcwatch_collector_api_throttles_total{api}}: a request the API refused for its rate. */
+    public void apiThrottled(String api) {
+        Counter.builder("hcwatch.collector.api.throttles").tag("api", api)
+                .description("Requests a cloud API throttled (Throttling, ThrottlingException, HTTP 429 or 503 SlowDown)")
+                .register(registry).increment();
+    }
+
+    /** {@code hcwatch_collector_api_errors_total{api,reason}}: a request that failed otherwise. */
+    public void apiFailed(String api, String reason) {
+        Counter.builder("hcwatch.collector.api.errors").tags("api", api, "reason", reason)
+                .description("Requests to a cloud API that failed, by reason (throttles are counted apart)")
+                .register(registry).increment();
+    }
+
     private AtomicInteger upGauge(String host) {
         return up.computeIfAbsent(host, h -> {
             AtomicInteger value = new AtomicInteger();
