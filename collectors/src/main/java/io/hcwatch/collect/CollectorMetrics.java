@@ -100,6 +100,27 @@ public final class CollectorMetrics {
                 .register(registry).increment();
     }
 
+    /** {@code hcwatch_collector_objects_total{outcome}}: log objects named by event notifications, by what became of them. */
+    public void object(String outcome) {
+        Counter.builder("hcwatch.collector.objects").tag("outcome", outcome)
+                .description("Log objects from event notifications: delivered, duplicate, dead_lettered, skipped, retried")
+                .register(registry).increment();
+    }
+
+    /** {@code hcwatch_collector_lines_total{topic}}: log lines Kafka acknowledged. */
+    public void lines(String topic, long count) {
+        Counter.builder("hcwatch.collector.lines").tag("topic", topic)
+                .description("Log lines published and acknowledged by Kafka")
+                .register(registry).increment(count);
+    }
+
+    /** {@code hcwatch_collector_messages_total{outcome}}: queue messages, by what became of them. */
+    public void message(String outcome) {
+        Counter.builder("hcwatch.collector.messages").tag("outcome", outcome)
+                .description("Queue messages: deleted (done), retried (left for redelivery), test_event, ignored, not_an_event")
+                .register(registry).increment();
+    }
+
     private AtomicInteger upGauge(String host) {
         return up.computeIfAbsent(host, h -> {
             AtomicInteger value = new AtomicInteger();

@@ -42,8 +42,8 @@ public final class AlbCollector implements AutoCloseable {
     public synchronized void start() {
         Publisher publisher = services.startPublishing(config.publish(), "hcwatch-collect-alb", this::isReady);
         AwsSettings aws = config.aws();
-        client = aws.configure(ElasticLoadBalancingV2Client.builder().httpClient(aws.httpClient()), "elbv2", credentials, false)
-                .build();
+        client = aws.configure(ElasticLoadBalancingV2Client.builder().httpClient(aws.httpClient(Duration.ZERO)), "elbv2",
+                credentials, false, Duration.ZERO).build();
         ApiBudget budget = ApiBudget.system(config.apiRate(), config.apiBurst());
         Duration pauseCap = config.healthInterval().dividedBy(2).compareTo(config.backoffMax()) < 0
                 ? config.healthInterval().dividedBy(2) : config.backoffMax();

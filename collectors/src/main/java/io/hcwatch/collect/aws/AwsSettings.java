@@ -81,28 +81,33 @@ public record AwsSettings(Region region, Map<String, URI> endpoints, Duration ti
         return DefaultCredentialsProvider.builder().build();
     }
 
-    /** The small URLConnection client: no Netty, no Apache HTTP client in the jar. */
-    public SdkHttpClient httpClient() {
+    /**
+     * The small URLConnection client: no Netty, no Apache HTTP client in the jar.
+     *
+     * @param longPoll how long the server may hold a request open on purpose (SQS long polling), on top of the timeout
+     */
+    public SdkHttpClient httpClient(Duration longPoll) {
         return UrlConnectionHttpClient.builder()
                 .connectionTimeout(timeout.compareTo(Duration.ofSeconds(5)) < 0 ? timeout : Duration.ofSeconds(5))
-                .socketTimeout(timeout)
+                .socketTimeout(timeout.plus(longPoll))
                 .build();
     }
 
     /**
      * Region, credentials, endpoint and timeouts for one service's client builder.
      *
+     * @param longPoll   as for {@link #httpClient(Duration)}
      * @param sdkRetries false for APIs whose every request the collector paces and counts itself
      *                   (ELBv2): the SDK then sends each request once
      */
     public <B extends AwsClientBuilder<B, ?>> B configure(B builder, String service, AwsCredentialsProvider credentials,
-                                                         boolean sdkRetries) {
+                                                         boolean sdkRetries, Duration longPoll) {
         builder.region(region).credentialsProvider(credentials);
         URI endpoint = endpoints.get(service);
         if (endpoint != null) {
             builder.endpointOverride(endpoint);
         }
-        ClientOverrideConfiguration.Builder override = ClientOverrideConfiguration.builder().apiCallAttemptTimeout(timeout);
+        ClientOverrideConfiguration.Builder override = ClientOverrideConfiguration.builder().apiCallAttemptTimeout(timeout.plus(longPoll));
         if (!sdkRetries) {
             override.retryStrategy(AwsRetryStrategy.doNotRetry());
         }
