@@ -37,6 +37,8 @@ final class AlbPoller implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AlbPoller.class);
     static final String DISCOVERY = "discovery";
+    /** Failures in a row of one discovery request after which the round starts over. */
+    static final int MAX_STEP_ATTEMPTS = 8;
 
     private final AlbConfig config;
     private final ElbApi api;
@@ -193,7 +195,7 @@ final class AlbPoller implements Runnable {
                 metrics.pollFailed(tg.name(), e.failure().reason());
                 long wait = retryNanos(failures, config.healthInterval());
                 errors.failure(source(), e.failure().reason(), e.api() + ": " + e.failure().message(),
-                        " (attempt " + failures + ", next in " + wait / 1_000_000 + " ms)");
+                        " (" + e.failure().requestId() + ", attempt " + failures + ", next in " + wait / 1_000_000 + " ms)");
                 next = System.nanoTime() + wait;
             }
             schedule(this, next);
@@ -248,11 +250,22 @@ final class AlbPoller implements Runnable {
                 steps.poll();
             } catch (ApiException e) {
                 failures++;
-                steps.clear();
                 metrics.pollFailed(DISCOVERY, e.failure().reason());
                 long wait = retryNanos(failures, config.configInterval());
+                String then;
+                if (e.failure().reason().equals("not_found")) {
+                    // a target group or load balancer deleted during the round: the rest of the round still holds
+                    steps.poll();
+                    then = "skipping that request";
+                } else if (failures > MAX_STEP_ATTEMPTS) {
+                    steps.clear();
+                    then = "a new round";
+                } else {
+                    // throttles are expected: the same request again, the round's progress kept
+                    then = "the same request";
+                }
                 errors.failure("alb discovery", e.failure().reason(), e.api() + ": " + e.failure().message(),
-                        " (attempt " + failures + ", next round in " + wait / 1_000_000 + " ms)");
+                        " (" + e.failure().requestId() + ", attempt " + failures + ", " + then + " in " + wait / 1_000_000 + " ms)");
                 schedule(this, System.nanoTime() + wait);
                 return;
             }

@@ -18,7 +18,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * A failed AWS request as the collectors log and count it: a short reason for metrics and a message
- * for the log. The message is built from the error code, HTTP status, request id and the service's
+ * for the log, and the request id apart (it differs at every attempt, so the rate-limited error log
+ * compares messages without it). The message is built from the error code, HTTP status and the service's
  * message, cut to {@value #MAX_MESSAGE} characters, and with the current secret key and session
  * token taken out wherever they appear: a stand-in or proxy that echoes the request would otherwise
  * put a session token into a log line. An exception's own text is never logged raw.
@@ -27,7 +28,7 @@ import software.amazon.awssdk.core.exception.SdkException;
  *               {@code server_error}, {@code timeout}, {@code connection_refused}, {@code unreachable},
  *               {@code bad_response}, {@code io_error}
  */
-public record AwsFailure(String reason, String message, boolean throttled) {
+public record AwsFailure(String reason, String message, boolean throttled, String requestId) {
 
     static final int MAX_MESSAGE = 300;
     private static final Set<String> THROTTLE_CODES = Set.of("Throttling", "ThrottlingException", "ThrottledException",
@@ -58,10 +59,10 @@ public record AwsFailure(String reason, String message, boolean throttled) {
             } else {
                 reason = "client_error";
             }
-            String text = (code == null ? "no error code" : code) + " (HTTP " + status
-                    + (s.requestId() == null ? "" : ", request id " + s.requestId()) + ")"
+            String text = (code == null ? "no error code" : code) + " (HTTP " + status + ")"
                     + (serviceMessage == null || serviceMessage.isBlank() ? "" : ": " + serviceMessage);
-            return new AwsFailure(reason, clean(text, secrets), throttled);
+            return new AwsFailure(reason, clean(text, secrets), throttled,
+                    s.requestId() == null ? "no request id" : "request id " + clean(s.requestId(), secrets));
         }
         Throwable root = rootCause(e);
         String reason;
@@ -79,7 +80,7 @@ public record AwsFailure(String reason, String message, boolean throttled) {
         }
         String text = e.getClass().getSimpleName() + ": " + e.getMessage()
                 + (root != e ? " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")" : "");
-        return new AwsFailure(reason, clean(text, secrets), false);
+        return new AwsFailure(reason, clean(text, secrets), false, "no request id");
     }
 
     private static boolean isUnmarshalling(SdkException e) {
