@@ -51,6 +51,15 @@ class AvroJsonTest {
     }
 
     @Test
+    void aDeadLettersRawBytesAreWrittenAsBase64() {
+        io.hcwatch.avro.v1.DeadLetter d = io.hcwatch.avro.v1.DeadLetter.newBuilder().setSource("alb").setReason("bad_gzip")
+                .setError("s3://b/k: not gzip").setRaw(java.nio.ByteBuffer.wrap(new byte[] {0x1f, (byte) 0x8b, 'x'}))
+                .setDeadLetteredAt(TS).build();
+
+        assertThat(AvroJson.write(d)).contains("\"raw\":\"H4t4\"", "\"dead_lettered_at\":\"2026-12-02T07:33:00.250Z\"");
+    }
+
+    @Test
     void zoneMapsAreWrittenAsObjectsAsTheStreamAppWritesThem() {
         LbConfig c = LbConfig.newBuilder().setKind(ConfigKind.target_group).setId("web").setTs(TS)
                 .setTargetZones(new java.util.LinkedHashMap<>(java.util.Map.of("10.0.1.5", "us-east-1a")))

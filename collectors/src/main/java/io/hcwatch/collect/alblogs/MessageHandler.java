@@ -125,6 +125,10 @@ final class MessageHandler {
                     lines = new ByteArrayInputStream(whole);
                 }
                 LogLines.read(lines, line -> {
+                    if (failed.get() != null) {
+                        // Kafka refused a line already: the rest would wait max.block.ms each, to be redone anyway
+                        throw new KafkaException("stopped after a failed send", failed.get());
+                    }
                     sent.incrementAndGet();
                     producer.send(new ProducerRecord<>(topic, null, null, ref.key(), line), (meta, error) -> {
                         if (error != null) {

@@ -130,7 +130,7 @@ public record AwsFailure(String reason, String message, boolean throttled, Strin
         }
         // a secret cut in two by the bound above must not leave its first part behind
         for (String secret : secrets) {
-            for (int n = secret.length() - 1; n >= 8; n--) {
+            for (int n = secret.length() - 1; n >= 4; n--) {
                 if (t.endsWith(secret.substring(0, n) + "...")) {
                     t = t.substring(0, t.length() - 3 - n) + "[redacted]...";
                     break;

@@ -71,8 +71,10 @@ public record AwsSettings(Region region, Map<String, URI> endpoints, Duration ti
             }
             return uri;
         } catch (IllegalArgumentException e) {
-            throw ConfigException.key(key, "expected an http(s) URL such as https://vpce-0123.elasticloadbalancing.us-east-1"
-                    + ".vpce.amazonaws.com, got '" + text + "'");
+            // a URL with user info may hold a password: it is not repeated
+            throw ConfigException.key(key, "expected an http(s) URL without credentials, such as https://vpce-0123"
+                    + ".elasticloadbalancing.us-east-1.vpce.amazonaws.com, got " + (text.contains("@") ? "one with '@' in it"
+                    : "'" + text + "'"));
         }
     }
 

@@ -58,14 +58,8 @@ class AlbCollectorIT {
     }
 
     private void startCollector(long healthMs, long configMs, double rate) {
-        Properties p = new Properties();
-        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
-        p.setProperty("format", "json");
-        p.setProperty("metrics.port", "-1");
-        p.setProperty("aws.region", ElbStandIn.REGION);
-        p.setProperty("aws.endpoint.elbv2", elb.endpoint().toString());
+        Properties p = elb.collectorProperties(kafka.bootstrapServers(), "web-lb");
         p.setProperty("aws.timeout.ms", "5000");
-        p.setProperty("alb.load-balancers", "web-lb");
         p.setProperty("alb.health.interval.ms", Long.toString(healthMs));
         p.setProperty("alb.config.interval.ms", Long.toString(configMs));
         p.setProperty("alb.api.rate", Double.toString(rate));

@@ -126,6 +126,18 @@ final class ElbStandIn extends StandInServer {
         return tg;
     }
 
+    /** A collector's properties for this stand-in: JSON to {@code bootstrap}, no endpoints, the load balancer named. */
+    java.util.Properties collectorProperties(String bootstrap, String loadBalancer) {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("bootstrap.servers", bootstrap);
+        p.setProperty("format", "json");
+        p.setProperty("metrics.port", "-1");
+        p.setProperty("aws.region", REGION);
+        p.setProperty("aws.endpoint.elbv2", endpoint().toString());
+        p.setProperty("alb.load-balancers", loadBalancer);
+        return p;
+    }
+
     long count(String action) {
         return served.stream().filter(s -> s.action.equals(action)).count();
     }

@@ -23,6 +23,8 @@ final class S3StandIn extends StandInServer {
     final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     final Map<String, Boolean> denied = new ConcurrentHashMap<>();
     final List<String> gets = new CopyOnWriteArrayList<>();
+    /** When set, a denied key's 403 quotes the whole request, headers included. */
+    volatile boolean echoDenied;
 
     /** @return the ETag as S3 gives it in events (hex MD5, no quotes) */
     String put(String bucket, String key, byte[] bytes) {
@@ -48,7 +50,7 @@ final class S3StandIn extends StandInServer {
             return;
         }
         if (denied.containsKey(path)) {
-            error(exchange, 403, "AccessDenied", "Access Denied", path);
+            error(exchange, 403, "AccessDenied", echoDenied ? "Access Denied for " + echo(exchange, "") : "Access Denied", path);
             return;
         }
         byte[] body = objects.get(path);
