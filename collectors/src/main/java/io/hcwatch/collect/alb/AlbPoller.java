@@ -27,10 +27,11 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroup;
 
 /**
  * One thread that makes every ELBv2 request of the collector, one at a time, each paced by the
- * shared budget: a DescribeTargetHealth per target group every health interval, and a discovery
- * round every config interval (the load balancers, their attributes and target groups, each group's
- * attributes) split into single requests that take turns with the health polls, so a long round
- * never holds target health back. A task that fails is retried after a backoff no longer than its
+ * shared budget and run earliest-due first: a DescribeTargetHealth per target group every health
+ * interval, and a discovery round every config interval (the load balancers, their attributes and
+ * target groups, each group's attributes) split into single requests spread over half that
+ * interval, so a long round never holds target health back and a short budget never starves the
+ * round. A task that fails is retried after a backoff no longer than its
  * interval; nothing it meets ends the loop.
  */
 final class AlbPoller implements Runnable {
@@ -223,6 +224,17 @@ final class AlbPoller implements Runnable {
         private final Set<String> seen = new HashSet<>();
         private int loadBalancers;
         private long roundStart;
+        /**
+         * When the next request of the round is due. Requests are spread over half the config
+         * interval (by the previous round's count), each due a fixed spacing after the one before,
+         * not "now": polls are run earliest-due first, so when the budget is short the health polls
+         * stretch and the round still ends in time. The first round's requests are all due at its
+         * start, so the target groups are known as soon as the budget allows.
+         */
+        private long stepDue;
+        private long stepSpacing;
+        private int stepsThisRound;
+        private int stepsLastRound;
         private int failures;
         private String lastSummary;
 
@@ -240,6 +252,9 @@ final class AlbPoller implements Runnable {
         void run() throws InterruptedException {
             if (steps.isEmpty()) {
                 roundStart = System.nanoTime();
+                stepDue = roundStart;
+                stepSpacing = stepsLastRound == 0 ? 0 : config.configInterval().toNanos() / (2L * stepsLastRound);
+                stepsThisRound = 0;
                 lbAttributes.clear();
                 seen.clear();
                 steps.add(this::resolveLoadBalancers);
@@ -248,6 +263,7 @@ final class AlbPoller implements Runnable {
             try {
                 steps.peek().run();
                 steps.poll();
+                stepsThisRound++;
             } catch (ApiException e) {
                 failures++;
                 metrics.pollFailed(DISCOVERY, e.failure().reason());
@@ -266,13 +282,16 @@ final class AlbPoller implements Runnable {
                 }
                 errors.failure("alb discovery", e.failure().reason(), e.api() + ": " + e.failure().message(),
                         " (" + e.failure().requestId() + ", attempt " + failures + ", " + then + " in " + wait / 1_000_000 + " ms)");
-                schedule(this, System.nanoTime() + wait);
+                stepDue = System.nanoTime() + wait;
+                schedule(this, stepDue);
                 return;
             }
             if (!steps.isEmpty()) {
-                schedule(this, System.nanoTime());
+                stepDue += stepSpacing;
+                schedule(this, stepDue);
                 return;
             }
+            stepsLastRound = stepsThisRound;
             finishRound(start);
             long due = roundStart + config.configInterval().toNanos();
             schedule(this, due - System.nanoTime() > 0 ? due : System.nanoTime());

@@ -13,7 +13,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * How many ELBv2 requests a minute the collector makes at its default settings (health every 10 s,
  * discovery every 5 min, budget 2 requests/s) for N target groups with targets, counted by the
  * stand-in that served them, beside the budget. Test code, run by
- * {@code mvn -B -ntp -pl collectors -am verify -DskipTests -Pbench-alb} (collectors/README.md).
+ * {@code mvn -B -ntp -pl collectors -am verify -DskipTests -Pbench-alb} (collectors/README.md); {@code -Dbench.rate=6} sets {@code alb.api.rate} instead of the default.
  */
 public final class AlbApiRateBench {
 
@@ -24,6 +24,7 @@ public final class AlbApiRateBench {
         int groups = 50;
         int targets = 20;
         int minutes = 3;
+        String rate = null;
         for (String a : args) {
             if (a.startsWith("--target-groups=")) {
                 groups = Integer.parseInt(a.substring(16));
@@ -31,6 +32,8 @@ public final class AlbApiRateBench {
                 targets = Integer.parseInt(a.substring(10));
             } else if (a.startsWith("--minutes=")) {
                 minutes = Integer.parseInt(a.substring(10));
+            } else if (a.startsWith("--rate=") && a.length() > 7) {
+                rate = a.substring(7);
             }
         }
         try (TestKafkaCluster kafka = TestKafkaCluster.start(); ElbStandIn elb = new ElbStandIn()) {
@@ -43,6 +46,9 @@ public final class AlbApiRateBench {
                 }
             }
             Properties p = elb.collectorProperties(kafka.bootstrapServers(), "bench-lb");
+            if (rate != null) {
+                p.setProperty("alb.api.rate", rate);
+            }
             AlbConfig config = AlbConfig.read(new ConfigReader(p), () -> null);
             long start = System.nanoTime();
             try (AlbCollector collector = new AlbCollector(config,
@@ -58,7 +64,7 @@ public final class AlbApiRateBench {
             long lastMinute = elb.served.stream().filter(s -> s.nanos() >= lastMinuteStart).count();
             long healthLastMinute = elb.served.stream().filter(s -> s.nanos() >= lastMinuteStart
                     && s.action().equals("DescribeTargetHealth")).count();
-            System.out.printf("ELBv2 API rate: %d target groups x %d targets, defaults (health %d ms, discovery %d ms, budget %.1f req/s"
+            System.out.printf("ELBv2 API rate: %d target groups x %d targets, settings (health %d ms, discovery %d ms, budget %.1f req/s"
                             + " = %.0f req/min), %.2f min%n", groups, targets, config.healthInterval().toMillis(),
                     config.configInterval().toMillis(), config.apiRate(), config.apiRate() * 60, elapsedMin);
             System.out.printf("  requests served: %d (%.1f/min over the run), by action %s%n", total, total / elapsedMin, byAction);
