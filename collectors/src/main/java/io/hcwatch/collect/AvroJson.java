@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -75,6 +77,12 @@ public final class AvroJson {
                     g.writeNumber((Long) value);
                 }
             }
+            case BYTES -> {
+                ByteBuffer b = ((ByteBuffer) value).duplicate();
+                byte[] bytes = new byte[b.remaining()];
+                b.get(bytes);
+                g.writeString(Base64.getEncoder().encodeToString(bytes));
+            }
             case BOOLEAN -> g.writeBoolean((Boolean) value);
             case DOUBLE -> g.writeNumber((Double) value);
             case FLOAT -> g.writeNumber((Float) value);
@@ -100,6 +108,7 @@ public final class AvroJson {
             case INT -> value instanceof Integer;
             case LONG -> value instanceof Long || value instanceof Instant;
             case BOOLEAN -> value instanceof Boolean;
+            case BYTES -> value instanceof ByteBuffer;
             case DOUBLE -> value instanceof Double;
             case FLOAT -> value instanceof Float;
             case ARRAY -> value instanceof List<?>;

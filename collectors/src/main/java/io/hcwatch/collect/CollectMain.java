@@ -1,5 +1,7 @@
 package io.hcwatch.collect;
 
+import io.hcwatch.collect.alb.AlbCommand;
+import io.hcwatch.collect.alblogs.AlbLogsCommand;
 import io.hcwatch.collect.haproxy.HaproxyCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -11,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "collect", mixinStandardHelpOptions = true,
         description = "Reads a load balancer's own interfaces and publishes hcwatch's input topics.",
-        subcommands = {HaproxyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {HaproxyCommand.class, AlbCommand.class, AlbLogsCommand.class, CommandLine.HelpCommand.class})
 public final class CollectMain implements Runnable {
 
     public static final int EXIT_USAGE = 2;

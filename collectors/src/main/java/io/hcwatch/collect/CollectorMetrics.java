@@ -79,6 +79,48 @@ public final class CollectorMetrics {
                 .register(registry).increment();
     }
 
+    /** {@code hcwatch_collector_api_calls_total{api}}: one request sent to a cloud API (AWS). */
+    public void apiCall(String api) {
+        Counter.builder("hcwatch.collector.api.calls").tag("api", api)
+                .description("Requests sent to a cloud API, by operation (each retry is one more)")
+                .register(registry).increment();
+    }
+
+    /** {@code hcwatch_collector_api_throttles_total{api}}: a request the API refused for its rate. */
+    public void apiThrottled(String api) {
+        Counter.builder("hcwatch.collector.api.throttles").tag("api", api)
+                .description("Requests a cloud API throttled (Throttling, ThrottlingException, HTTP 429 or 503 SlowDown)")
+                .register(registry).increment();
+    }
+
+    /** {@code hcwatch_collector_api_errors_total{api,reason}}: a request that failed otherwise. */
+    public void apiFailed(String api, String reason) {
+        Counter.builder("hcwatch.collector.api.errors").tags("api", api, "reason", reason)
+                .description("Requests to a cloud API that failed, by reason (throttles are counted apart)")
+                .register(registry).increment();
+    }
+
+    /** {@code hcwatch_collector_objects_total{outcome}}: log objects named by event notifications, by what became of them. */
+    public void object(String outcome) {
+        Counter.builder("hcwatch.collector.objects").tag("outcome", outcome)
+                .description("Log objects from event notifications: delivered, duplicate, dead_lettered, skipped, retried")
+                .register(registry).increment();
+    }
+
+    /** {@code hcwatch_collector_lines_total{topic}}: log lines Kafka acknowledged. */
+    public void lines(String topic, long count) {
+        Counter.builder("hcwatch.collector.lines").tag("topic", topic)
+                .description("Log lines published and acknowledged by Kafka")
+                .register(registry).increment(count);
+    }
+
+    /** {@code hcwatch_collector_messages_total{outcome}}: queue messages, by what became of them. */
+    public void message(String outcome) {
+        Counter.builder("hcwatch.collector.messages").tag("outcome", outcome)
+                .description("Queue messages: deleted (done), retried (left for redelivery), test_event, ignored, not_an_event")
+                .register(registry).increment();
+    }
+
     private AtomicInteger upGauge(String host) {
         return up.computeIfAbsent(host, h -> {
             AtomicInteger value = new AtomicInteger();

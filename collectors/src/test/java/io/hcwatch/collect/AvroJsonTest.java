@@ -47,7 +47,26 @@ class AvroJsonTest {
         assertThat(AvroJson.write(c)).isEqualTo("{\"kind\":\"haproxy_frontend\",\"id\":\"lb1/fe_web\","
                 + "\"ts\":\"2026-12-02T07:33:00.250Z\",\"lb\":null,\"cross_zone\":null,\"registered_targets\":null,"
                 + "\"unhealthy_state_routing\":null,\"dns_failover\":null,\"health_check\":null,\"host\":\"lb1\","
-                + "\"frontend\":\"fe_web\",\"maxconn\":200}");
+                + "\"frontend\":\"fe_web\",\"maxconn\":200,\"target_zones\":null,\"zone_cidrs\":null}");
+    }
+
+    @Test
+    void aDeadLettersRawBytesAreWrittenAsBase64() {
+        io.hcwatch.avro.v1.DeadLetter d = io.hcwatch.avro.v1.DeadLetter.newBuilder().setSource("alb").setReason("bad_gzip")
+                .setError("s3://b/k: not gzip").setRaw(java.nio.ByteBuffer.wrap(new byte[] {0x1f, (byte) 0x8b, 'x'}))
+                .setDeadLetteredAt(TS).build();
+
+        assertThat(AvroJson.write(d)).contains("\"raw\":\"H4t4\"", "\"dead_lettered_at\":\"2026-12-02T07:33:00.250Z\"");
+    }
+
+    @Test
+    void zoneMapsAreWrittenAsObjectsAsTheStreamAppWritesThem() {
+        LbConfig c = LbConfig.newBuilder().setKind(ConfigKind.target_group).setId("web").setTs(TS)
+                .setTargetZones(new java.util.LinkedHashMap<>(java.util.Map.of("10.0.1.5", "us-east-1a")))
+                .setZoneCidrs(java.util.Map.of("us-east-1a", List.of("10.0.1.0/24", "10.0.3.0/24"))).build();
+
+        assertThat(AvroJson.write(c)).endsWith("\"maxconn\":null,\"target_zones\":{\"10.0.1.5\":\"us-east-1a\"},"
+                + "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.1.0/24\",\"10.0.3.0/24\"]}}");
     }
 
     @Test

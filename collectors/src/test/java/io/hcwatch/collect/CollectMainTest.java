@@ -50,4 +50,19 @@ class CollectMainTest {
         assertThat(run("haproxy", "--config", dir.resolve("absent.properties").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("cannot read config file");
     }
+
+    @Test
+    void theAwsCollectorsExitTwoNamingTheKey(@TempDir Path dir) throws Exception {
+        Path alb = Files.writeString(dir.resolve("alb.properties"), "bootstrap.servers=127.0.0.1:9\nformat=json\n"
+                + "aws.region=us-east-1\nalb.load-balancers=web-lb\nalb.api.rate=100\n");
+        assertThat(run("alb", "--config", alb.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("alb: config key 'alb.api.rate': expected 0.05..50.0, got 100");
+
+        err.getBuffer().setLength(0);
+        Path logs = Files.writeString(dir.resolve("logs.properties"), "bootstrap.servers=127.0.0.1:9\nformat=json\n"
+                + "aws.region=us-east-1\nalb-logs.queue-url=https://sqs.us-east-1.amazonaws.com/123456789012/alb-logs\n"
+                + "alb-logs.wait.seconds=21\n");
+        assertThat(run("alb-logs", "--config", logs.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("alb-logs: config key 'alb-logs.wait.seconds': expected 0..20, got 21");
+    }
 }

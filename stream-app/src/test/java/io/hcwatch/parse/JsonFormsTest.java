@@ -11,6 +11,7 @@ import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.avro.v1.Thresholds;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -150,6 +151,47 @@ class JsonFormsTest {
         assertThat(tg.getHealthCheck().getTimeoutMs()).isEqualTo(2000);
         assertThat(all.get(1).getMaxconn()).isEqualTo(2000);
         assertThat(all.get(2).getHost()).isEqualTo("lb1");
+    }
+
+    @Test
+    void targetZonesAndZoneCidrsAreReadAndWrittenAsObjects() {
+        String json = "{\"kind\":\"target_group\",\"id\":\"web\",\"ts\":\"2026-03-03T00:00:00Z\","
+                + "\"target_zones\":{\"i-0abc\":\"us-east-1a\",\"10.0.1.5:8080\":\"us-east-1a\",\"10.0.2.7\":\"us-east-1b\"},"
+                + "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.1.0/24\",\"2001:db8:0:1::/64\"],\"us-east-1b\":[]}}";
+        LbConfig c = ok(configs.parse(json));
+        assertThat(c.getTargetZones()).containsExactly(Map.entry("i-0abc", "us-east-1a"),
+                Map.entry("10.0.1.5:8080", "us-east-1a"), Map.entry("10.0.2.7", "us-east-1b"));
+        assertThat(c.getZoneCidrs()).containsExactly(Map.entry("us-east-1a", List.of("10.0.1.0/24", "2001:db8:0:1::/64")),
+                Map.entry("us-east-1b", List.of()));
+        assertThat(LbConfigJson.write(c)).contains("\"target_zones\":{\"i-0abc\":\"us-east-1a\",",
+                "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.1.0/24\",\"2001:db8:0:1::/64\"],\"us-east-1b\":[]}");
+        assertThat(configs.parse(LbConfigJson.write(c))).isEqualTo(ParseResult.ok(c));
+        LbConfig without = ok(configs.parse("{\"kind\":\"target_group\",\"id\":\"web\",\"ts\":\"2026-03-03T00:00:00Z\","
+                + "\"target_zones\":null}"));
+        assertThat(without.getTargetZones()).isNull();
+        assertThat(without.getZoneCidrs()).isNull();
+        assertThat(LbConfigJson.write(without)).contains("\"target_zones\":null,\"zone_cidrs\":null}");
+    }
+
+    @ParameterizedTest(name = "{0} is {1}")
+    @CsvSource(delimiter = '|', value = {
+        "\"target_zones\":[\"us-east-1a\"]|bad_type|target_zones",
+        "\"target_zones\":{\"i-1\":7}|bad_type|target_zones.i-1",
+        "\"target_zones\":{\"i-1\":\" \"}|bad_field|target_zones.i-1",
+        "\"zone_cidrs\":{\"us-east-1a\":\"10.0.1.0/24\"}|bad_type|zone_cidrs.us-east-1a",
+        "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.1.0\"]}|bad_address|zone_cidrs.us-east-1a",
+        "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.1.0/33\"]}|bad_address|zone_cidrs.us-east-1a",
+        "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.256.0/24\"]}|bad_address|zone_cidrs.us-east-1a",
+        "\"zone_cidrs\":{\"us-east-1a\":[24]}|bad_type|zone_cidrs.us-east-1a",
+        "\"zone_cidrs\":7|bad_type|zone_cidrs",
+    })
+    void malformedZoneMapsAreRejectedNamingTheField(String field, String reason, String named) {
+        ParseResult<LbConfig> r = configs.parse("{\"kind\":\"target_group\",\"id\":\"web\",\"ts\":\"2026-03-03T00:00:00Z\","
+                + field + "}");
+        assertThat(r).isInstanceOf(ParseResult.Rejected.class);
+        ParseResult.Rejected<LbConfig> rejected = (ParseResult.Rejected<LbConfig>) r;
+        assertThat(rejected.reason()).isEqualTo(reason);
+        assertThat(rejected.error()).contains("'" + named + "'");
     }
 
     @Test

@@ -431,6 +431,11 @@ class RoundTripProperties {
                 .use(maybe(anyText)).in((b, v) -> b.setHost(v))
                 .use(maybe(anyText)).in((b, v) -> b.setFrontend(v))
                 .use(anyCount).in((b, v) -> b.setMaxconn(v))
+                .use(maybe(Arbitraries.maps(anyText, anyText.filter(s -> !s.isBlank())).ofMaxSize(4)))
+                .in((b, v) -> b.setTargetZones(v))
+                .use(maybe(Arbitraries.maps(anyText, Arbitraries.of("10.0.1.0/24", "0.0.0.0/0", "2001:db8::/56", "10.0.2.17/32")
+                        .list().ofMaxSize(3)).ofMaxSize(3)))
+                .in((b, v) -> b.setZoneCidrs(v))
                 .build(LbConfig.Builder::build);
     }
 

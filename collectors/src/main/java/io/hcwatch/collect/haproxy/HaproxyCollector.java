@@ -2,13 +2,10 @@ package io.hcwatch.collect.haproxy;
 
 import io.hcwatch.collect.Backoff;
 import io.hcwatch.collect.CollectorMetrics;
+import io.hcwatch.collect.CollectorServices;
 import io.hcwatch.collect.ErrorLog;
-import io.hcwatch.collect.PublishConfig;
+import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
-import io.hcwatch.observability.EndpointServer;
-import io.hcwatch.observability.ProcessMetrics;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -34,23 +31,18 @@ public final class HaproxyCollector implements AutoCloseable {
     public static final String THREAD_PREFIX = "hcwatch-collect-haproxy-";
 
     private final HaproxyConfig config;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final CollectorMetrics metrics = new CollectorMetrics(registry);
+    private final CollectorServices services = new CollectorServices();
+    private final CollectorMetrics metrics = services.metrics();
     private final List<HostPoller> pollers = new ArrayList<>();
     private ScheduledExecutorService executor;
     private Publisher publisher;
-    private ProcessMetrics processMetrics;
-    private EndpointServer endpoints;
 
     HaproxyCollector(HaproxyConfig config) {
         this.config = config;
     }
 
     public synchronized void start() {
-        processMetrics = ProcessMetrics.bind(registry, ProcessMetrics.DEFAULT_KAFKA_REFRESH, this::isReady);
-        publisher = Publisher.create(config.publish(), "hcwatch-collect-haproxy", metrics);
-        processMetrics.add(new KafkaClientMetrics(publisher.producer(), List.of(), processMetrics.scheduler(),
-                processMetrics.kafkaRefresh()));
+        publisher = services.startPublishing(config.publish(), "hcwatch-collect-haproxy", this::isReady);
         AtomicInteger threads = new AtomicInteger();
         executor = Executors.newScheduledThreadPool(Math.min(config.hosts().size(), 4), r -> {
             Thread t = new Thread(r, THREAD_PREFIX + threads.incrementAndGet());
@@ -70,10 +62,7 @@ public final class HaproxyCollector implements AutoCloseable {
             LOG.info("polling HAProxy host {} via {} every {} ms", h.name(), source.describe(), config.pollInterval().toMillis());
         }
         pollers.forEach(HostPoller::start);
-        if (config.publish().metricsPort() != PublishConfig.METRICS_OFF) {
-            endpoints = EndpointServer.start(config.publish().metricsHost(), config.publish().metricsPort(), registry, this::isReady);
-            LOG.info("serving /metrics, /health and /ready on {}:{}", config.publish().metricsHost(), endpoints.port());
-        }
+        services.serveEndpoints(config.publish(), this::isReady);
     }
 
     private String topic(Outgoing.Topic t) {
@@ -89,16 +78,16 @@ public final class HaproxyCollector implements AutoCloseable {
      * ({@code hcwatch_collector_up{host}}), not a reason to call the collector itself unready.
      */
     public boolean isReady() {
-        return registry.find("hcwatch.collector.polls").counters().stream().anyMatch(c -> c.count() > 0);
+        return services.anyPollSucceeded("");
     }
 
     public PrometheusMeterRegistry registry() {
-        return registry;
+        return services.registry();
     }
 
     /** The endpoints' port (useful with metrics.port=0), or -1. */
     public int metricsPort() {
-        return endpoints == null ? -1 : endpoints.port();
+        return services.metricsPort();
     }
 
     @Override
@@ -116,15 +105,6 @@ public final class HaproxyCollector implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (endpoints != null) {
-            endpoints.close();
-        }
-        if (publisher != null) {
-            publisher.close();
-        }
-        if (processMetrics != null) {
-            processMetrics.close();
-        }
-        registry.close();
+        services.close();
     }
 }

@@ -1,9 +1,9 @@
 package io.hcwatch.collect.haproxy;
 
+import io.hcwatch.collect.CollectorServices;
 import io.hcwatch.collect.ConfigReader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -20,13 +20,6 @@ public final class HaproxyCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         HaproxyConfig settings = HaproxyConfig.read(ConfigReader.load(config), System::getenv, HostNames::local);
         HaproxyCollector collector = new HaproxyCollector(settings);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            collector.close();
-            stopped.countDown();
-        }, "hcwatch-collect-shutdown"));
-        collector.start();
-        stopped.await();
-        return 0;
+        return CollectorServices.runUntilStopped(collector::start, collector);
     }
 }

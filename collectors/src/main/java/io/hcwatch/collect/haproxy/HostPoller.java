@@ -3,6 +3,7 @@ package io.hcwatch.collect.haproxy;
 import io.hcwatch.collect.Backoff;
 import io.hcwatch.collect.CollectorMetrics;
 import io.hcwatch.collect.ErrorLog;
+import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
 import java.time.Clock;
 import java.time.Duration;

@@ -9,6 +9,7 @@ import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.collect.Outgoing;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

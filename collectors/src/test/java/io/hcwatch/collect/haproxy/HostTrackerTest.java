@@ -1,8 +1,8 @@
 package io.hcwatch.collect.haproxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.groups.Tuple.tuple;
 
+import static org.assertj.core.groups.Tuple.tuple;
 import io.hcwatch.avro.v1.CheckConfig;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.ConfigKind;
@@ -11,6 +11,7 @@ import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.collect.Outgoing;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,240 @@
+package io.hcwatch.collect.alblogs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hcwatch.collect.ConfigReader;
+import io.hcwatch.testsupport.TestKafkaCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.zip.GZIPOutputStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * The log collector with the real AWS SDK against the S3 and SQS stand-ins and the in-process
+ * broker: objects delivered line by line in order, a redelivered message not produced twice,
+ * unreadable objects dead-lettered, and a message kept until Kafka acknowledged its lines.
+ */
+class AlbLogsCollectorIT {
+
+    static final String BUCKET = "hcwatch-alb-logs";
+    static final String DIR = "prod/AWSLogs/123456789012/elasticloadbalancing/us-east-1/2026/12/02/";
+    static final String ACCESS_KEY = DIR + "123456789012_elasticloadbalancing_us-east-1_app.web-lb.50dc6c495c0c9188_"
+            + "20261202T0735Z_10.0.1.5_2x8f3k1a.log.gz";
+    static final String HEALTH_KEY = DIR + "health_check_log_123456789012_elasticloadbalancing_us-east-1_app.web-lb."
+            + "50dc6c495c0c9188_20261202T0735Z_10.0.1.5_5hq2bd7s.log";
+    static final String BAD_KEY = DIR + "123456789012_elasticloadbalancing_us-east-1_app.web-lb.50dc6c495c0c9188_"
+            + "20261202T0740Z_10.0.1.5_broken01.log.gz";
+    static final String MISSING_KEY = DIR + "123456789012_elasticloadbalancing_us-east-1_app.web-lb.50dc6c495c0c9188_"
+            + "20261202T0740Z_10.0.2.9_gone0001.log.gz";
+    static final String CONN_KEY = DIR + "conn_log_123456789012_elasticloadbalancing_us-east-1_app.web-lb.50dc6c495c0c9188_"
+            + "20261202T0735Z_10.0.1.5_c0nn0001.log.gz";
+
+    @TempDir
+    Path dir;
+    private TestKafkaCluster kafka;
+    private S3StandIn s3;
+    private SqsStandIn sqs;
+    private AlbLogsCollector collector;
+
+    @BeforeEach
+    void start() {
+        kafka = TestKafkaCluster.start();
+        s3 = new S3StandIn();
+        sqs = new SqsStandIn();
+    }
+
+    @AfterEach
+    void stop() {
+        if (collector != null) {
+            collector.close();
+        }
+        sqs.close();
+        s3.close();
+        kafka.close();
+    }
+
+    private void startCollector() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        p.setProperty("format", "json");
+        p.setProperty("metrics.port", "-1");
+        p.setProperty("kafka.max.block.ms", "1500");
+        p.setProperty("kafka.request.timeout.ms", "3000");
+        p.setProperty("kafka.delivery.timeout.ms", "6000");
+        p.setProperty("aws.region", "us-east-1");
+        p.setProperty("aws.endpoint.s3", s3.endpoint().toString());
+        p.setProperty("aws.endpoint.sqs", sqs.endpoint().toString());
+        p.setProperty("aws.s3.path-style", "true");
+        p.setProperty("alb-logs.queue-url", sqs.endpoint() + "/123456789012/alb-logs");
+        p.setProperty("alb-logs.wait.seconds", "1");
+        p.setProperty("alb-logs.retry.visibility.seconds", "1");
+        p.setProperty("alb-logs.backoff.initial.ms", "200");
+        p.setProperty("alb-logs.backoff.max.ms", "1000");
+        p.setProperty("alb-logs.state.file", dir.resolve("completed").toString());
+        AlbLogsConfig config = AlbLogsConfig.read(new ConfigReader(p), () -> null);
+        collector = new AlbLogsCollector(config, StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDSTANDIN", "not-a-secret")));
+        collector.start();
+    }
+
+    static String event(String key, String etag) {
+        return "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\",\"awsRegion\":\"us-east-1\","
+                + "\"eventTime\":\"2026-12-02T07:35:12.345Z\",\"eventName\":\"ObjectCreated:Put\","
+                + "\"userIdentity\":{\"principalId\":\"AWS:AIDAJDPLRKLG7UEXAMPLE\"},"
+                + "\"s3\":{\"s3SchemaVersion\":\"1.0\",\"configurationId\":\"alb-logs\",\"bucket\":{\"name\":\"" + BUCKET + "\","
+                + "\"ownerIdentity\":{\"principalId\":\"A3NL1KOZZKExample\"},\"arn\":\"arn:aws:s3:::" + BUCKET + "\"},"
+                + "\"object\":{\"key\":\"" + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("%2F", "/") + "\","
+                + "\"size\":1024,\"eTag\":\"" + etag + "\",\"sequencer\":\"0055AED6DCD90281E5\"}}}]}";
+    }
+
+    static byte[] gzip(String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    static List<String> accessLines(int n) {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            lines.add("https 2026-12-02T07:3" + (i % 10) + ":00.0" + String.format("%05d", i) + "Z app/web-lb/50dc6c495c0c9188 "
+                    + "192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 \"GET https://www.example.com:443/p/"
+                    + i + " HTTP/1.1\" \"curl/7.46.0\" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 "
+                    + "arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/73e2d6bc24d8a067 "
+                    + "\"Root=1-58337281-1d84f3d73c47ec4e58577259\" \"www.example.com\" \"arn:aws:acm:us-east-1:123456789012:"
+                    + "certificate/12345678-1234-1234-1234-123456789012\" 1 2026-12-02T07:30:00.000000Z \"authenticate,forward\" "
+                    + "\"-\" \"-\" \"10.0.0.1:80\" \"200\" \"-\" \"-\" TID_" + i);
+        }
+        return lines;
+    }
+
+    private List<ConsumerRecord<String, byte[]>> readAll(String topic, int atLeast) {
+        List<ConsumerRecord<String, byte[]>> out = new CopyOnWriteArrayList<>();
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "group.id", "logs-it-" + topic + System.nanoTime(), "auto.offset.reset", "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(topic));
+            await(atLeast + " records on " + topic).atMost(Duration.ofSeconds(30)).until(() -> {
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+                return out.size() >= atLeast;
+            });
+            // and nothing more than what the broker holds now
+            long end = c.endOffsets(c.assignment()).values().stream().mapToLong(Long::longValue).sum();
+            assertThat(end).as("records on " + topic).isEqualTo(out.size());
+        }
+        return out;
+    }
+
+    private double metric(String name, String tag, String value) {
+        var counter = collector.registry().find(name).tag(tag, value).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void objectsAreDeliveredInOrderRedeliveriesAreNotProducedTwiceAndUnreadableObjectsAreDeadLettered() {
+        kafka.createTopics(3, "alb-access-logs", "alb-health-check-logs", "telemetry-dlq");
+        List<String> access = accessLines(50);
+        String accessEtag = s3.put(BUCKET, ACCESS_KEY, gzip(String.join("\n", access) + "\n"));
+        List<String> health = List.of(
+                "http 2026-12-02T07:32:47.130000Z 2.001 10.0.2.31:8080 arn:aws:elasticloadbalancing:us-east-1:123456789012:"
+                        + "targetgroup/web/73e2d6bc24d8a067 unhealthy - Target.Timeout",
+                "http 2026-12-02T07:32:48.002000Z 0.004 10.0.1.31:8080 arn:aws:elasticloadbalancing:us-east-1:123456789012:"
+                        + "targetgroup/web/73e2d6bc24d8a067 healthy 200 -");
+        String healthEtag = s3.put(BUCKET, HEALTH_KEY, (String.join("\n", health) + "\n").getBytes(StandardCharsets.UTF_8));
+        byte[] broken = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 'n', 'o', 't', ' ', 'd', 'e', 'f', 'l', 'a', 't', 'e'};
+        String badEtag = s3.put(BUCKET, BAD_KEY, broken);
+        s3.put(BUCKET, CONN_KEY, gzip("h2 2026-12-02T07:35:00Z 192.168.1.1 443\n"));
+        sqs.send("{\"Service\":\"Amazon S3\",\"Event\":\"s3:TestEvent\",\"Time\":\"2026-12-02T07:30:00.000Z\",\"Bucket\":\""
+                + BUCKET + "\",\"RequestId\":\"5582815E1AEA5ADF\",\"HostId\":\"8cLeGAmw098X5cv4Zkwcmo8vvZa3eH3eKxsPzbB9wrR+\"}");
+        SqsStandIn.Msg accessMsg = sqs.send(event(ACCESS_KEY, accessEtag));
+        sqs.send(event(HEALTH_KEY, healthEtag));
+        sqs.send(event(BAD_KEY, badEtag));
+        sqs.send(event(MISSING_KEY, "d41d8cd98f00b204e9800998ecf8427e"));
+        sqs.send(event(CONN_KEY, "0123456789abcdef0123456789abcdef"));
+        startCollector();
+
+        await("every message deleted").atMost(Duration.ofSeconds(60))
+                .until(() -> sqs.messages.stream().allMatch(m -> m.deleted));
+        List<ConsumerRecord<String, byte[]>> accessRecords = readAll("alb-access-logs", 50);
+        assertThat(accessRecords).extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).containsExactlyElementsOf(access);
+        assertThat(accessRecords).extracting(ConsumerRecord::key).containsOnly(ACCESS_KEY);
+        assertThat(accessRecords).extracting(ConsumerRecord::partition).as("one partition: the lines keep their order")
+                .containsOnly(accessRecords.get(0).partition());
+        assertThat(readAll("alb-health-check-logs", 2)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                .containsExactlyElementsOf(health);
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> letters = readAll("telemetry-dlq", 2).stream().map(r -> {
+            try {
+                return json.readTree(r.value());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
+        assertThat(letters).anySatisfy(l -> {
+            assertThat(l.get("source").asText()).isEqualTo("alb");
+            assertThat(l.get("reason").asText()).isEqualTo("bad_gzip");
+            assertThat(l.get("topic").asText()).isEqualTo("alb-access-logs");
+            assertThat(l.get("error").asText()).startsWith("s3://" + BUCKET + "/" + BAD_KEY + ": not a readable gzip file");
+            assertThat(l.get("raw").isNull()).as("a small object travels with its dead letter").isFalse();
+        });
+        assertThat(letters).anySatisfy(l -> {
+            assertThat(l.get("reason").asText()).isEqualTo("s3_not_found");
+            assertThat(l.get("error").asText()).contains("s3://" + BUCKET + "/" + MISSING_KEY, "NoSuchKey");
+        });
+        assertThat(metric("hcwatch.collector.messages", "outcome", "test_event")).isEqualTo(1);
+        assertThat(metric("hcwatch.collector.objects", "outcome", "skipped")).as("the connection log").isEqualTo(1);
+        assertThat(s3.gets).noneMatch(g -> g.endsWith(CONN_KEY));
+
+        // S3 notifies again, or the delete was lost: the same object version is not produced twice
+        SqsStandIn.Msg again = sqs.send(accessMsg.body);
+        await("the redelivered message deleted").atMost(Duration.ofSeconds(30)).until(() -> again.deleted);
+        assertThat(metric("hcwatch.collector.objects", "outcome", "duplicate")).isEqualTo(1);
+        assertThat(readAll("alb-access-logs", 50)).hasSize(50);
+        assertThat(s3.gets.stream().filter(g -> g.endsWith(ACCESS_KEY)).count()).as("not even fetched again").isEqualTo(1);
+    }
+
+    @Test
+    void aMessageStaysInTheQueueUntilKafkaHasAcknowledgedEveryLineOfItsObject() {
+        kafka.createTopics(1, "alb-health-check-logs", "telemetry-dlq");
+        // alb-access-logs does not exist and the broker creates no topics: every send fails
+        List<String> access = accessLines(20);
+        String etag = s3.put(BUCKET, ACCESS_KEY, gzip(String.join("\n", access)));
+        SqsStandIn.Msg msg = sqs.send(event(ACCESS_KEY, etag));
+        startCollector();
+
+        await("the message handed back for a later try").atMost(Duration.ofSeconds(60))
+                .until(() -> sqs.count("ChangeMessageVisibility") >= 2 && msg.receives >= 2);
+        assertThat(msg.deleted).isFalse();
+        assertThat(sqs.count("DeleteMessage")).isZero();
+        assertThat(metric("hcwatch.collector.objects", "outcome", "retried")).isGreaterThanOrEqualTo(2);
+
+        kafka.createTopics(1, "alb-access-logs");
+        await("delivered and deleted once Kafka takes it").atMost(Duration.ofSeconds(60)).until(() -> msg.deleted);
+        assertThat(readAll("alb-access-logs", 20)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                .containsExactlyElementsOf(access);
+    }
+}

@@ -1,0 +1,53 @@
+package io.hcwatch.collect.alblogs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hcwatch.collect.ConfigReader;
+import java.time.Duration;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class AlbLogsConfigTest {
+
+    private static Properties base() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", "kafka:9092");
+        p.setProperty("format", "json");
+        p.setProperty("aws.region", "us-east-1");
+        p.setProperty("alb-logs.queue-url", "https://sqs.us-east-1.amazonaws.com/123456789012/alb-logs");
+        return p;
+    }
+
+    @Test
+    void defaultsLongPollTwentySecondsAndKeepCompletionsADay() {
+        AlbLogsConfig c = AlbLogsConfig.read(new ConfigReader(base()), () -> null);
+
+        assertThat(c.waitSeconds()).isEqualTo(20);
+        assertThat(c.maxMessages()).isEqualTo(10);
+        assertThat(c.stateRetention()).isEqualTo(Duration.ofHours(24));
+        assertThat(c.queueName()).isEqualTo("alb-logs");
+        assertThat(c.accessTopic()).isEqualTo("alb-access-logs");
+        assertThat(c.healthTopic()).isEqualTo("alb-health-check-logs");
+        assertThat(c.dlqTopic()).isEqualTo("telemetry-dlq");
+        assertThat(c.s3PathStyle()).isFalse();
+    }
+
+    @Test
+    void mistakesAreRefusedNamingTheKey() {
+        Properties regex = base();
+        regex.setProperty("alb-logs.route.access", "AWSLogs/(");
+        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(regex), () -> null))
+                .hasMessageStartingWith("config key 'alb-logs.route.access': is not a regular expression");
+
+        Properties queue = base();
+        queue.setProperty("alb-logs.queue-url", "alb-logs");
+        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(queue), () -> null))
+                .hasMessageStartingWith("config key 'alb-logs.queue-url': expected the queue's URL");
+
+        Properties pathStyle = base();
+        pathStyle.setProperty("aws.s3.path-style", "yes");
+        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(pathStyle), () -> null))
+                .hasMessageStartingWith("config key 'aws.s3.path-style'");
+    }
+}
