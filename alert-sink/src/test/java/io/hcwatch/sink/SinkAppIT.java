@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
+import io.hcwatch.serde.AlertJson;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyStandIn;

@@ -8,7 +8,7 @@ import io.hcwatch.config.Settings;
 import io.hcwatch.replay.ReplayInputs;
 import io.hcwatch.replay.ReplayRun;
 import io.hcwatch.replay.ReplaySummary;
-import io.hcwatch.sink.AlertJson;
+import io.hcwatch.serde.AlertJson;
 import io.hcwatch.topology.Source;
 import java.io.BufferedWriter;
 import java.io.IOException;
