@@ -1,5 +1,5 @@
 # hcwatch image: the shaded CLI jar on a JRE. Build the jar first, then the image:
-#   mvn -B -DskipTests package -pl stream-app -am && docker build -t hcwatch:dev .
+#   mvn -B -DskipTests package -pl tools -am && docker build -t hcwatch:dev .
 # Commands: `run` (stream app), `sink` (alert sink), `simulate`, `replay`; see deploy/docker-entrypoint.sh.
 FROM eclipse-temurin:17-jre
 
@@ -8,7 +8,7 @@ RUN groupadd --system hcwatch \
  && mkdir -p /opt/hcwatch /etc/hcwatch /var/lib/hcwatch/state \
  && chown -R hcwatch:hcwatch /var/lib/hcwatch
 
-COPY stream-app/target/hcwatch.jar /opt/hcwatch/hcwatch.jar
+COPY tools/target/hcwatch.jar /opt/hcwatch/hcwatch.jar
 COPY deploy/docker-entrypoint.sh /opt/hcwatch/docker-entrypoint.sh
 
 # container-aware heap; die on OOM so the orchestrator restarts a clean process

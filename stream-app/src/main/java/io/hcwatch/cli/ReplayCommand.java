@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Backtest the detectors on log files (.gz too); alerts as JSON lines on stdout, a summary on stderr.")
-final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--alb", paramLabel = "FILE", description = "ALB access-log file (repeatable)")
     List<Path> alb = new ArrayList<>();
