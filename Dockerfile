@@ -1,6 +1,7 @@
-# hcwatch image: the shaded CLI jar on a JRE. Build the jar first, then the image:
-#   mvn -B -DskipTests package -pl stream-app -am && docker build -t hcwatch:dev .
-# Commands: `run` (stream app), `sink` (alert sink), `simulate`, `replay`; see deploy/docker-entrypoint.sh.
+# hcwatch production image: one jar per service on a JRE, without the tools (simulator, demo,
+# benchmarks, Kafka broker: Dockerfile.tools has those). Build the jars first, then the image:
+#   mvn -B -DskipTests package -pl stream-app,alert-sink,collectors -am && docker build -t hcwatch:dev .
+# Commands: `run`, `replay` (stream app), `sink` (alert sink), `collect` (collectors); see deploy/docker-entrypoint.sh.
 FROM eclipse-temurin:17-jre
 
 RUN groupadd --system hcwatch \
@@ -8,7 +9,9 @@ RUN groupadd --system hcwatch \
  && mkdir -p /opt/hcwatch /etc/hcwatch /var/lib/hcwatch/state \
  && chown -R hcwatch:hcwatch /var/lib/hcwatch
 
-COPY stream-app/target/hcwatch.jar /opt/hcwatch/hcwatch.jar
+COPY stream-app/target/hcwatch-stream-app.jar /opt/hcwatch/hcwatch-stream-app.jar
+COPY alert-sink/target/hcwatch-sink.jar /opt/hcwatch/hcwatch-sink.jar
+COPY collectors/target/hcwatch-collect.jar /opt/hcwatch/hcwatch-collect.jar
 COPY deploy/docker-entrypoint.sh /opt/hcwatch/docker-entrypoint.sh
 
 # container-aware heap; die on OOM so the orchestrator restarts a clean process

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertScope;
+import io.hcwatch.serde.AlertJson;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.Severity;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.ManualClock;
 import io.hcwatch.sink.notify.SimulatedSleeper;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyStandIn;
-import io.hcwatch.testsupport.TestKafkaCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -67,7 +67,7 @@ class PagerDutyOutageIT {
 
     @Test
     void aThirtyMinuteOutageHoldsTheAlertsThenDeliversThemAllInOrderWithNoneDeadLettered() throws Exception {
-        try (TestKafkaCluster kafka = TestKafkaCluster.start(); PagerDutyStandIn pagerDuty = PagerDutyStandIn.start()) {
+        try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(); PagerDutyStandIn pagerDuty = PagerDutyStandIn.start()) {
             kafka.createTopics(PARTITIONS, "alerts", "alerts-dlq");
             pagerDuty.dropWhen(e -> down.get() && outageMinute() < 10)
                     .respondWhen(e -> down.get() && outageMinute() < 20, 503, "{\"status\":\"unavailable\"}")
@@ -126,7 +126,7 @@ class PagerDutyOutageIT {
         return Duration.between(START, clock.instant()).toMinutes();
     }
 
-    private static Properties config(TestKafkaCluster kafka, PagerDutyStandIn pagerDuty) {
+    private static Properties config(EmbeddedKafkaBroker kafka, PagerDutyStandIn pagerDuty) {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());
         p.setProperty("schema.registry.url", REGISTRY);
@@ -168,7 +168,7 @@ class PagerDutyOutageIT {
     }
 
     /** Target groups go to partitions in turn, so both partitions carry alerts whatever the keys hash to. */
-    private static void produce(TestKafkaCluster kafka, List<Alert> alerts) throws Exception {
+    private static void produce(EmbeddedKafkaBroker kafka, List<Alert> alerts) throws Exception {
         SpecificAvroSerializer<Alert> serializer = new SpecificAvroSerializer<>();
         serializer.configure(Map.of("schema.registry.url", REGISTRY), false);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()),
@@ -186,7 +186,7 @@ class PagerDutyOutageIT {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static long committed(TestKafkaCluster kafka) throws Exception {
+    private static long committed(EmbeddedKafkaBroker kafka) throws Exception {
         try (Admin admin = kafka.admin()) {
             Map<TopicPartition, OffsetAndMetadata> offsets =
                     admin.listConsumerGroupOffsets("outage-it").partitionsToOffsetAndMetadata().get();
@@ -194,7 +194,7 @@ class PagerDutyOutageIT {
         }
     }
 
-    private static long endOffsets(TestKafkaCluster kafka, String topic) throws Exception {
+    private static long endOffsets(EmbeddedKafkaBroker kafka, String topic) throws Exception {
         try (Admin admin = kafka.admin()) {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             for (int p = 0; p < PARTITIONS; p++) {

@@ -6,10 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
+import io.hcwatch.serde.AlertJson;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyStandIn;
-import io.hcwatch.testsupport.TestKafkaCluster;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,7 +47,7 @@ class SinkAppIT {
     private static final String ROUTING_KEY = "R0UT1NGK3Y0123456789abcdefABCDEF";
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final AtomicInteger RUN = new AtomicInteger();
-    private static TestKafkaCluster kafka;
+    private static EmbeddedKafkaBroker kafka;
 
     private final PagerDutyStandIn pagerDuty = PagerDutyStandIn.start();
     private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
@@ -58,7 +59,7 @@ class SinkAppIT {
 
     @BeforeAll
     static void startKafka() {
-        kafka = TestKafkaCluster.start();
+        kafka = EmbeddedKafkaBroker.start();
     }
 
     @AfterAll

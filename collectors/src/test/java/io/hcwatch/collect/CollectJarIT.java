@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.testsupport.ExternalTool;
-import io.hcwatch.testsupport.TestKafkaCluster;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +47,7 @@ class CollectJarIT {
                 + "frontend fe_web\n    bind 127.0.0.1:" + port + "\n    maxconn 120\n    http-request return status 200\n");
         Process haproxy = haproxyTool.start(dir, dir.resolve("haproxy.log"), "-db", "-f", dir.resolve("haproxy.cfg").toString());
         Process collector = null;
-        try (TestKafkaCluster kafka = TestKafkaCluster.start()) {
+        try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start()) {
             kafka.createTopics(1, "lb-config", "health-check-results", "haproxy-stats");
             await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(dir.resolve("admin.sock")));
             Path config = dir.resolve("collect.properties");

@@ -8,7 +8,7 @@ import io.hcwatch.config.Settings;
 import io.hcwatch.replay.ReplayInputs;
 import io.hcwatch.replay.ReplayRun;
 import io.hcwatch.replay.ReplaySummary;
-import io.hcwatch.sink.AlertJson;
+import io.hcwatch.serde.AlertJson;
 import io.hcwatch.topology.Source;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Backtest the detectors on log files (.gz too); alerts as JSON lines on stdout, a summary on stderr.")
-final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--alb", paramLabel = "FILE", description = "ALB access-log file (repeatable)")
     List<Path> alb = new ArrayList<>();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code ./hcwatch run --config FILE}: the always-on processor against a real cluster. */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run the stream processor against a Kafka cluster and schema registry until stopped (Ctrl-C).")
-final class RunCommand implements Callable<Integer> {
+public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE",
             description = "Properties file: bootstrap.servers, schema.registry.url, topic.*, detect.*, streams.*, metrics.port")

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
 import io.hcwatch.serde.SpecificAvroSerde;
-import io.hcwatch.testsupport.TestKafkaCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +37,7 @@ class AvroThroughKafkaStreamsIT {
 
     @Test
     void avroRecordsRoundTripThroughARealBrokerAndATrivialTopology() throws Exception {
-        try (TestKafkaCluster kafka = TestKafkaCluster.start();
+        try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start();
              SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start()) {
             kafka.createTopics(1, "in", "out");
             Map<String, Object> serdeConfig = Map.of("schema.registry.url", registry.url());

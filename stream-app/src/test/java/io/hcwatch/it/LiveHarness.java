@@ -2,10 +2,10 @@ package io.hcwatch.it;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
 import io.hcwatch.serde.SpecificAvroSerde;
-import io.hcwatch.testsupport.TestKafkaCluster;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
@@ -38,14 +38,14 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 final class LiveHarness implements AutoCloseable {
 
-    final TestKafkaCluster kafka;
+    final EmbeddedKafkaBroker kafka;
     final SchemaRegistryServer registry;
     final Topics topics = Topics.defaults();
     private final KafkaProducer<byte[], byte[]> producer;
     private final Path workDir;
 
     LiveHarness(int inputPartitions) {
-        kafka = TestKafkaCluster.start();
+        kafka = EmbeddedKafkaBroker.start();
         registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start();
         List<String> inputs = new ArrayList<>(topics.inputs().values());
         kafka.createTopics(inputPartitions, inputs);

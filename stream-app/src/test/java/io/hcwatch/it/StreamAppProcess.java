@@ -24,7 +24,7 @@ final class StreamAppProcess implements AutoCloseable {
     }
 
     static StreamAppProcess start(Path config) {
-        Path jar = Paths.get("target", "hcwatch.jar").toAbsolutePath();
+        Path jar = Paths.get("target", "hcwatch-stream-app.jar").toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: integration tests run after `mvn package`");
         }

@@ -1,7 +1,7 @@
 package io.hcwatch.sink.notify;
 
 import io.hcwatch.avro.v1.Alert;
-import io.hcwatch.sink.AlertJson;
+import io.hcwatch.serde.AlertJson;
 import java.io.PrintStream;
 
 /** Writes each alert as one {@link AlertJson} line, for the demo and for piping into other tools. */

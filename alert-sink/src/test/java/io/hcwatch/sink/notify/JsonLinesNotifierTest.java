@@ -2,7 +2,7 @@ package io.hcwatch.sink.notify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hcwatch.sink.AlertJson;
+import io.hcwatch.serde.AlertJson;
 import io.hcwatch.sink.Alerts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

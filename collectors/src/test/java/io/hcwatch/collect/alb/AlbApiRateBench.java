@@ -1,7 +1,7 @@
 package io.hcwatch.collect.alb;
 
 import io.hcwatch.collect.ConfigReader;
-import io.hcwatch.testsupport.TestKafkaCluster;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -36,7 +36,7 @@ public final class AlbApiRateBench {
                 rate = a.substring(7);
             }
         }
-        try (TestKafkaCluster kafka = TestKafkaCluster.start(); ElbStandIn elb = new ElbStandIn()) {
+        try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(); ElbStandIn elb = new ElbStandIn()) {
             kafka.createTopics(1, "lb-config", "health-check-results");
             ElbStandIn.Lb lb = elb.addLb("bench-lb", Map.of("us-east-1a", "subnet-a", "us-east-1b", "subnet-b"));
             for (int g = 0; g < groups; g++) {

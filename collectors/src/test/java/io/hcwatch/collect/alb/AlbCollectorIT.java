@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hcwatch.collect.ConfigReader;
-import io.hcwatch.testsupport.TestKafkaCluster;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ class AlbCollectorIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private TestKafkaCluster kafka;
+    private EmbeddedKafkaBroker kafka;
     private ElbStandIn elb;
     private AlbCollector collector;
     private KafkaConsumer<String, String> consumer;
@@ -39,7 +39,7 @@ class AlbCollectorIT {
 
     @BeforeEach
     void start() {
-        kafka = TestKafkaCluster.start();
+        kafka = EmbeddedKafkaBroker.start();
         kafka.createTopics(1, "lb-config", "health-check-results");
         elb = new ElbStandIn();
         consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.id", "alb-it",

@@ -3,7 +3,7 @@ package io.hcwatch.collect.alb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.hcwatch.testsupport.TestKafkaCluster;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +32,7 @@ class AlbJarIT {
     void theShadedJarPollsTheStandInWithCredentialsFromTheEnvironment() throws Exception {
         Path jar = Path.of("target/hcwatch-collect.jar");
         assertThat(jar).as("built by the package phase before integration tests").exists();
-        try (TestKafkaCluster kafka = TestKafkaCluster.start(); ElbStandIn elb = new ElbStandIn()) {
+        try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(); ElbStandIn elb = new ElbStandIn()) {
             kafka.createTopics(1, "lb-config", "health-check-results");
             ElbStandIn.Lb lb = elb.addLb("web-lb", Map.of("us-east-1a", "subnet-1"));
             elb.addTg("web", lb, "ip").add("10.0.1.10", 8080, "us-east-1a");

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hcwatch.collect.ConfigReader;
-import io.hcwatch.testsupport.TestKafkaCluster;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,14 +53,14 @@ class AlbLogsCollectorIT {
 
     @TempDir
     Path dir;
-    private TestKafkaCluster kafka;
+    private EmbeddedKafkaBroker kafka;
     private S3StandIn s3;
     private SqsStandIn sqs;
     private AlbLogsCollector collector;
 
     @BeforeEach
     void start() {
-        kafka = TestKafkaCluster.start();
+        kafka = EmbeddedKafkaBroker.start();
         s3 = new S3StandIn();
         sqs = new SqsStandIn();
     }

@@ -3,7 +3,7 @@ package io.hcwatch.collect.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.hcwatch.testsupport.TestKafkaCluster;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -70,7 +70,7 @@ public class AwsCredentialSecrecyIT {
         assertThat(AwsSettings.credentials().resolveCredentials().secretAccessKey()).as("the profile is what the chain reads")
                 .isEqualTo(SECRET);
         List<String> texts = new ArrayList<>();
-        try (TestKafkaCluster kafka = TestKafkaCluster.start()) {
+        try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start()) {
             kafka.createTopics(1, "lb-config", "health-check-results", "alb-access-logs", "alb-health-check-logs", "telemetry-dlq");
             texts.addAll(io.hcwatch.collect.alb.HostileElb.run(kafka.bootstrapServers(), "http://127.0.0.1:" + closedPort()));
             texts.addAll(io.hcwatch.collect.alblogs.HostileS3.run(kafka.bootstrapServers(), dir, "http://127.0.0.1:" + closedPort()));

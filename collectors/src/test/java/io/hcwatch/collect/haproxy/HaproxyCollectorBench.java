@@ -2,7 +2,7 @@ package io.hcwatch.collect.haproxy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.hcwatch.collect.ConfigReader;
-import io.hcwatch.testsupport.TestKafkaCluster;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import java.io.IOException;
@@ -57,7 +57,7 @@ public final class HaproxyCollectorBench {
         Files.writeString(cfg, config(dir, frontends, servers, backend.getAddress().getPort()));
         Process haproxy = new ProcessBuilder("haproxy", "-db", "-f", cfg.toString()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("haproxy.log").toFile()).start();
-        try (TestKafkaCluster kafka = TestKafkaCluster.start()) {
+        try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start()) {
             kafka.createTopics(1, "lb-config", "health-check-results", "haproxy-stats");
             RuntimeApiClient client = new RuntimeApiClient(RuntimeApiAddress.parse("bench", dir.resolve("admin.sock").toString()),
                     Duration.ofSeconds(5));
@@ -123,7 +123,7 @@ public final class HaproxyCollectorBench {
                 latency.getValueAtPercentile(99) / 1000.0, cpuMillis(haproxyPid) - haproxyBefore);
     }
 
-    private static Phase collector(TestKafkaCluster kafka, Path dir, Duration interval, int seconds, long haproxyPid)
+    private static Phase collector(EmbeddedKafkaBroker kafka, Path dir, Duration interval, int seconds, long haproxyPid)
             throws IOException {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());

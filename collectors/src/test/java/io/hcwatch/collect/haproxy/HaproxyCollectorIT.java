@@ -13,9 +13,9 @@ import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.collect.ConfigReader;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.testsupport.ExternalTool;
-import io.hcwatch.testsupport.TestKafkaCluster;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.InetAddress;
@@ -55,7 +55,7 @@ class HaproxyCollectorIT {
 
     private static final AtomicInteger RUN = new AtomicInteger();
     private static ExternalTool haproxyTool;
-    private static TestKafkaCluster kafka;
+    private static EmbeddedKafkaBroker kafka;
 
     @TempDir
     Path dir;
@@ -73,7 +73,7 @@ class HaproxyCollectorIT {
     @BeforeAll
     static void startKafka() {
         haproxyTool = ExternalTool.haproxy();
-        kafka = TestKafkaCluster.start();
+        kafka = EmbeddedKafkaBroker.start();
     }
 
     @AfterAll

@@ -2,7 +2,7 @@ package io.hcwatch.demo;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
-import io.hcwatch.sink.AlertJson;
+import io.hcwatch.serde.AlertJson;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package io.hcwatch.sink;
+package io.hcwatch.serde;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

@@ -30,9 +30,10 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * A real single-node Kafka (broker and KRaft controller in one process) in this JVM, on free
- * loopback ports in a temporary directory: what {@code ./hcwatch demo} runs on, so a newcomer
- * needs nothing but Java. Formatted with Kafka's own StorageTool ({@code --standalone}), started
- * as {@link KafkaRaftServer}, deleted on close.
+ * loopback ports in a temporary directory: what {@code ./hcwatch demo} and {@code bench live} run
+ * on, so a newcomer needs nothing but Java, and the cluster of every integration test. Formatted
+ * with Kafka's own StorageTool ({@code --standalone}), started as {@link KafkaRaftServer}, deleted
+ * on close.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
@@ -139,6 +140,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     public Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+    }
+
+    /** Creates topics that do not exist yet (replication factor 1). */
+    public void createTopics(int partitions, String... names) {
+        createTopics(partitions, List.of(names));
     }
 
     /** Creates topics that do not exist yet (replication factor 1). */

@@ -1,7 +1,7 @@
-package io.hcwatch.cli;
+package io.hcwatch.sink;
 
-import io.hcwatch.sink.SinkApp;
-import io.hcwatch.sink.SinkConfigException;
+import io.hcwatch.cli.Cli;
+import io.hcwatch.cli.UsageException;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -12,13 +12,21 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./hcwatch sink --config FILE}: delivers alerts to PagerDuty and/or stdout. */
-@Command(name = "sink", mixinStandardHelpOptions = true,
+/**
+ * {@code sink --config FILE}: delivers alerts to PagerDuty and/or stdout. The entry point of
+ * {@code hcwatch-sink.jar} ({@code java -jar hcwatch-sink.jar --config FILE}) and the {@code sink}
+ * command of {@code ./hcwatch}.
+ */
+@Command(name = "sink", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
         description = "Deliver alerts from the alerts topic to PagerDuty Events API v2 and/or stdout (alert-sink/README.md).")
-final class SinkCommand implements Callable<Integer> {
+public final class SinkMain implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "Properties file (alert-sink/README.md)")
     Path config;
+
+    public static void main(String[] args) {
+        System.exit(Cli.execute(new SinkMain(), args));
+    }
 
     @Override
     public Integer call() throws Exception {
