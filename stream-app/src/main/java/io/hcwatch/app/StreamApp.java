@@ -3,6 +3,7 @@ package io.hcwatch.app;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.topology.Decoders;
+import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
 import io.micrometer.core.instrument.Gauge;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -94,7 +96,31 @@ public final class StreamApp implements AutoCloseable {
         Map<String, Object> serde = new HashMap<>(config.serdeConfig());
         serde.putIfAbsent("schema.registry.url", config.serdeConfig().get("schema.registry.url"));
         return TopologyFactory.build(new TopologyConfig(config.topics(), config.settings(),
-                Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true, inputLag));
+                Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true, inputLag,
+                inputPartitions()));
+    }
+
+    /**
+     * How many partitions each input topic has, so the monitors wait for every one from the start
+     * (a task that starts late must not find its monitors run ahead). A topic that cannot be
+     * described now is left out: its partitions are waited for once they report.
+     */
+    private Map<Source, Integer> inputPartitions() {
+        Map<Source, Integer> out = new java.util.EnumMap<>(Source.class);
+        Map<String, Object> admin = new StreamsConfig(streamsProperties(config)).getAdminConfigs(config.applicationId() + "-partitions");
+        try (Admin client = Admin.create(admin)) {
+            for (Source s : Source.values()) {
+                String topic = config.topics().input(s);
+                try {
+                    out.put(s, client.describeTopics(List.of(topic)).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS)
+                            .get(topic).partitions().size());
+                } catch (Exception e) {
+                    LOG.warn("could not describe input topic {} ({}); its partitions are waited for once they report", topic,
+                            e.getMessage());
+                }
+            }
+        }
+        return out;
     }
 
     public synchronized void start() {

@@ -112,6 +112,13 @@ public final class MonitorClock<E> {
         }
     }
 
+    /** Upstreams that exist and are to be waited for before they have reported (see Upstreams#expect). */
+    public void expect(Iterable<String> upstreamIds, long wallNow) {
+        for (String id : upstreamIds) {
+            upstreams.expect(id, wallNow);
+        }
+    }
+
     /** Moves the watermark to {@code target}: held records and passed steps, in event-time order. */
     private void moveTo(long target, long wallNow, Stage<E> stage) {
         if (target == Long.MIN_VALUE || target <= watermark) {

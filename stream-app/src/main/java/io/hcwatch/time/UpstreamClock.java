@@ -19,6 +19,7 @@ public final class UpstreamClock {
     private long readAtWall = Long.MIN_VALUE;
     private long ticks;
     private long readAtTick;
+    private boolean readAny;
     private long reportedTime = Long.MIN_VALUE;
     private boolean reportedIdle;
     private boolean reportedOnce;
@@ -58,6 +59,7 @@ public final class UpstreamClock {
     public void readUntimed(long wallNow) {
         readAtWall = wallNow;
         readAtTick = ticks;
+        readAny = true;
     }
 
     /**
@@ -73,15 +75,18 @@ public final class UpstreamClock {
     public Report report(long oldestHeld, long wallNow, boolean lagging) {
         if (readAtWall == Long.MIN_VALUE) {
             // quiet since the first look, not since the epoch
-            readUntimed(wallNow);
+            readAtWall = wallNow;
+            readAtTick = ticks;
         }
         boolean idle = !lagging && oldestHeld == Long.MAX_VALUE && wallNow - readAtWall >= idleTimeoutMillis
                 && ticks - readAtTick >= idleTicks;
-        if (newest == Long.MIN_VALUE && !idle) {
+        if (newest == Long.MIN_VALUE && !idle && !readAny) {
             // nothing read yet (after a restart too): only "idle", so a quiet partition does not hold
             // back monitors that remember it from before
             return null;
         }
+        // records read but none with a time yet (a run of junk before the first telemetry): it reports
+        // at Long.MIN_VALUE, "wait for me", so monitors do not run ahead of telemetry it has yet to reach
         long time = Math.max(reportedTime, Math.min(newest, oldestHeld == Long.MAX_VALUE ? newest : oldestHeld - 1));
         // an unchanged report is repeated now and then while the upstream is active, so that its
         // monitors can tell an upstream that has nothing new from one whose task has stopped

@@ -20,6 +20,9 @@ public final class Upstreams {
         /** Wall-clock time and monitor tick of the last report; not kept across restarts (a restored upstream is heard at restore). */
         transient long heardAtWall;
         transient long heardAtTick;
+        /** When it was first heard of (or restored), for an upstream that has yet to report a time. */
+        transient long firstAtWall;
+        transient long firstAtTick;
 
         public Upstream() {
         }
@@ -54,11 +57,32 @@ public final class Upstreams {
 
     /** An upstream reports: everything it carried up to {@code time} has been sent. Time never goes back. */
     public void report(String id, long time, boolean idle, long wallNow) {
-        Upstream u = table.computeIfAbsent(id, k -> new Upstream());
+        Upstream u = table.computeIfAbsent(id, k -> {
+            Upstream created = new Upstream();
+            created.firstAtWall = wallNow;
+            created.firstAtTick = ticks;
+            return created;
+        });
         u.time = Math.max(u.time, time);
         u.idle = idle;
         u.heardAtWall = wallNow;
         u.heardAtTick = ticks;
+    }
+
+    /**
+     * An upstream that exists (an input partition of a source that paces this monitor) but may not
+     * have reported yet: it is waited for from the start, until it reports a time, says it is idle,
+     * or the silent timeout passes; so a partition whose task starts late is not left behind.
+     */
+    public void expect(String id, long wallNow) {
+        table.computeIfAbsent(id, k -> {
+            Upstream u = new Upstream();
+            u.heardAtWall = wallNow;
+            u.heardAtTick = ticks;
+            u.firstAtWall = wallNow;
+            u.firstAtTick = ticks;
+            return u;
+        });
     }
 
     /** The monitor's wall clock ticked. */
@@ -102,13 +126,19 @@ public final class Upstreams {
     }
 
     private boolean waitedFor(Upstream u, long newest, long wallNow) {
-        if (u.idle) {
+        if (u.idle || elapsed(u.heardAtWall, u.heardAtTick, wallNow)) {
             return false;
         }
-        if (silentTimeoutMillis > 0 && wallNow - u.heardAtWall >= silentTimeoutMillis && ticks - u.heardAtTick >= silentTicks) {
-            return false;
+        if (u.time == Long.MIN_VALUE) {
+            // reading, but no telemetry yet: waited for, but not for ever (a source that is all junk)
+            return !elapsed(u.firstAtWall, u.firstAtTick, wallNow);
         }
         return u.time >= newest - maxLagMillis;
+    }
+
+    /** Whether the silent timeout has passed since (wall, tick), in wall time and in this monitor's ticks; never in replay. */
+    private boolean elapsed(long sinceWall, long sinceTick, long wallNow) {
+        return silentTimeoutMillis > 0 && wallNow - sinceWall >= silentTimeoutMillis && ticks - sinceTick >= silentTicks;
     }
 
     /** The reports, for the monitor's changelog. */
@@ -122,6 +152,8 @@ public final class Upstreams {
         saved.forEach((id, u) -> {
             u.heardAtWall = wallNow;
             u.heardAtTick = ticks;
+            u.firstAtWall = wallNow;
+            u.firstAtTick = ticks;
             table.put(id, u);
         });
     }

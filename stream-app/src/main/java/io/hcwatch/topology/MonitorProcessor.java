@@ -41,6 +41,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     private final long graceMillis;
     private final Keys keys = new Keys();
     private final ClockGauges gauges;
+    private final List<String> expectedUpstreams;
     private ProcessorContext<String, Alert> context;
     private WriteBehindStore<Monitored<S>> store;
     private WriteBehindStore<SavedClock.Entry> clockStore;
@@ -52,11 +53,14 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
      */
     /**
      * @param name    fleet, host or flood: for metrics
-     * @param changed told of every key after it changed (gauges)
+     * @param changed           told of every key after it changed (gauges)
+     * @param expectedUpstreams the input partitions that pace this monitor, waited for from the start
      */
     public MonitorProcessor(String name, KeyMonitor<S> monitor, BiConsumer<String, Monitored<S>> changed, String storeName,
-                            AlertFactory alerts, PipelineMetrics metrics, ClockGauges gauges, TimeSettings time, boolean live) {
+                            AlertFactory alerts, PipelineMetrics metrics, ClockGauges gauges, TimeSettings time, boolean live,
+                            List<String> expectedUpstreams) {
         this.gauges = gauges;
+        this.expectedUpstreams = expectedUpstreams;
         this.name = name;
         this.monitor = monitor;
         this.changed = changed;
@@ -81,6 +85,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         this.store = context.getStateStore(storeName);
         this.clockStore = context.getStateStore(clockStore(storeName));
         SavedClock.restore(clockStore, clock, context.currentSystemTimeMs());
+        clock.expect(expectedUpstreams, context.currentSystemTimeMs());
         gauges.add(name, clock);
         if (live) {
             context.schedule(WALL_TICK, PunctuationType.WALL_CLOCK_TIME, wall -> {

@@ -27,6 +27,7 @@ import java.time.Duration;
 import io.hcwatch.time.TimeSettings;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.Map;
@@ -213,17 +214,30 @@ public final class TopologyFactory {
         public MonitorProcessor<FleetState> fleet() {
             return new MonitorProcessor<>("fleet", fleetMonitor,
                     (tg, m) -> gauges.publish(tg, m.state, m.time.clock, m.latest), FLEET_STORE, alertFactory, metrics,
-                    clockGauges, time, config.liveClock());
+                    clockGauges, time, config.liveClock(), expected(Destination.FLEET));
         }
 
         public MonitorProcessor<HostState> host() {
             return new MonitorProcessor<>("host", slotMonitor, (host, m) -> gauges.publish(host, m.state, m.time.clock),
-                    HOST_STORE, alertFactory, metrics, clockGauges, time, config.liveClock());
+                    HOST_STORE, alertFactory, metrics, clockGauges, time, config.liveClock(), expected(Destination.HOST));
         }
 
         public MonitorProcessor<FloodState> flood() {
             return new MonitorProcessor<>("flood", floodMonitor, (scope, m) -> { }, FLOOD_STORE, alertFactory, metrics,
-                    clockGauges, time, config.liveClock());
+                    clockGauges, time, config.liveClock(), expected(Destination.FLOOD));
+        }
+
+        /** Every input partition that paces {@code monitor}, as the ingest names it ({@code source-partition}). */
+        private List<String> expected(Destination monitor) {
+            List<String> ids = new java.util.ArrayList<>();
+            config.inputPartitions().forEach((source, partitions) -> {
+                if (source.paces().contains(monitor)) {
+                    for (int p = 0; p < partitions; p++) {
+                        ids.add(source.id() + "-" + p);
+                    }
+                }
+            });
+            return ids;
         }
     }
 }

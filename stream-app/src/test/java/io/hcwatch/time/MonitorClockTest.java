@@ -44,6 +44,30 @@ class MonitorClockTest {
     }
 
     @Test
+    void anExpectedPartitionThatHasNotReportedHoldsTheWatermarkUntilItReachesItsTelemetryOrTheSilentTimeout() {
+        clock.expect(java.util.List.of("health-0", "health-1"), wall);
+        clock.report("health-0", T0 + 5_000, false, wall, keys);
+        clock.offer("tg", "p0@5", T0 + 5_000, wall, keys);
+        assertThat(keys.seen).isEmpty();
+        clock.offer("tg", "p1@3", T0 + 3_000, wall + 1_000, keys);
+        clock.report("health-1", T0 + 6_000, false, wall + 1_000, keys);
+        assertThat(keys.seen).containsExactly("p1@3", "p0@5");
+
+        // a source that is all junk is waited for only until the silent timeout
+        MonitorClock<String> junky = new MonitorClock<>(STEP, GRACE, IDLE, MAX_LAG, true);
+        Recorder junk = new Recorder();
+        junky.expect(java.util.List.of("alb-0", "health-0"), wall);
+        junky.report("health-0", T0 + 5_000, false, wall, junk);
+        junky.offer("tg", "r", T0 + 5_000, wall, junk);
+        junky.report("alb-0", Long.MIN_VALUE, false, wall + IDLE - 1, junk);
+        junky.wallTick(wall + IDLE - 1, junk);
+        assertThat(junk.seen).isEmpty();
+        junky.report("alb-0", Long.MIN_VALUE, false, wall + IDLE, junk);
+        junky.wallTick(wall + IDLE, junk);
+        assertThat(junk.seen).containsExactly("r");
+    }
+
+    @Test
     void aRecordAtAStepBoundaryComesAfterTheStep() {
         clock.report("a", T0, false, wall, keys);
         clock.offer("k", "at-step", T0 + STEP, wall, keys);

@@ -19,6 +19,14 @@ class UpstreamClockTest {
     }
 
     @Test
+    void aPartitionReadingOnlyJunkSoFarAsksToBeWaitedFor() {
+        clock.readUntimed(0);
+        assertThat(clock.report(NOTHING_HELD, 0)).isEqualTo(new UpstreamClock.Report(Long.MIN_VALUE, false));
+        clock.read(T0, 50);
+        assertThat(clock.report(NOTHING_HELD, 100)).isEqualTo(new UpstreamClock.Report(T0, false));
+    }
+
+    @Test
     void progressStopsShortOfTheOldestRecordStillHeld() {
         clock.read(T0 + 2_500, 0);
         assertThat(clock.report(T0 + 2_000, 0)).isEqualTo(new UpstreamClock.Report(T0 + 1_999, false));
