@@ -30,38 +30,37 @@ public enum Scenario {
 
         @Override
         void configure(World w) {
-            AlbTargetGroup web = w.alb.web;
-            // a /health that exercises the application: under load its p99 sits at 2.1-2.8s
-            web.checkBaseMs = 315;
-            web.checkSigma = 0.2;
-            web.stressSigma = 0.1;
-            web.stressTauMs = 60_000;
-            web.coldFactor = 12;
-            web.coldTauMs = 180_000;
-            web.asgReplacesUnhealthy = true;
-            web.asgUnhealthyForMs = 10_000;
-            web.asgMaxInFlight = 6;
-            long onset = w.onset();
-            // the evening peak builds up as the change goes out
-            w.load = t -> t < onset ? 0.92 : Math.min(1.06, 0.92 + 0.14 * (t - onset) / 180_000.0);
-            w.at(onset, () -> {
-                web.check = web.check.withTimeout(2_000);
-                w.alb.reconfigure(web);
-            });
+            timeoutCut(w, 6);
         }
 
         @Override
         public List<ExpectedAlert> expectations(ScenarioParams p) {
-            return List.of(
-                    expect("health_check_config_risk", Duration.ofSeconds(5), Map.of("target_group", "prod-web-tg"),
-                            Map.of("new_timeout_ms", "2000", "old_timeout_ms", "5000"),
-                            "fires at the change itself, before the first check fails"),
-                    expect("health_latency_headroom", Duration.ofMinutes(2), Map.of("target_group", "prod-web-tg"), Map.of(),
-                            "check latency is now at or above the timeout"),
-                    expect("correlated_failure", Duration.ofMinutes(5), Map.of("target_group", "prod-web-tg"),
-                            Map.of("diagnosis", "timeout_below_latency"), "targets across zones time out together"),
-                    expect("replacement_churn", Duration.ofMinutes(10), Map.of("target_group", "prod-web-tg"), Map.of(),
-                            "cold replacements time out before they are ever healthy"));
+            return timeoutCutExpectations();
+        }
+    },
+
+    TIMEOUT_CUT_FAST_REPLACEMENT("timeout-cut-fast-replacement", List.of(), DemoCut.of(3, 8, 15),
+            "The timeout cut of timeout-cut, with an Auto Scaling group that replaces every target the ALB marks"
+                    + " unhealthy at once (no cap on instances in flight): each failing target drains within 20 seconds"
+                    + " of being marked unhealthy, so at no moment are many of them failing side by side; only counting"
+                    + " the replaced ones shows the whole fleet going down together.",
+            "18/18 targets unhealthy 2m37s after the change; a 47-minute outage",
+            // replacing without a cap empties the target group for moments: the ALB has no target to send to
+            Map.of("fail_open_routing", Map.of(), "dns_failover", Map.of(), "no_healthy_targets", Map.of(),
+                    "zonal_failure", Map.of("diagnosis", "timeout_below_latency"))) {
+        @Override
+        public ScenarioParams defaults() {
+            return TIMEOUT_CUT.defaults();
+        }
+
+        @Override
+        void configure(World w) {
+            timeoutCut(w, Integer.MAX_VALUE);
+        }
+
+        @Override
+        public List<ExpectedAlert> expectations(ScenarioParams p) {
+            return timeoutCutExpectations();
         }
     },
 
@@ -338,6 +337,45 @@ public enum Scenario {
             s.aliases.forEach(a -> sb.append(" (alias ").append(a).append(')'));
         }
         return sb.toString();
+    }
+
+    /**
+     * The timeout cut: /health answers in 2.1-2.8s (p99) under the evening load and the check's
+     * timeout goes from 5s to 2s; the Auto Scaling group replaces what the ALB marks unhealthy, at
+     * most {@code asgMaxInFlight} instances at a time.
+     */
+    private static void timeoutCut(World w, int asgMaxInFlight) {
+        AlbTargetGroup web = w.alb.web;
+        // a /health that exercises the application: under load its p99 sits at 2.1-2.8s
+        web.checkBaseMs = 315;
+        web.checkSigma = 0.2;
+        web.stressSigma = 0.1;
+        web.stressTauMs = 60_000;
+        web.coldFactor = 12;
+        web.coldTauMs = 180_000;
+        web.asgReplacesUnhealthy = true;
+        web.asgUnhealthyForMs = 10_000;
+        web.asgMaxInFlight = asgMaxInFlight;
+        long onset = w.onset();
+        // the evening peak builds up as the change goes out
+        w.load = t -> t < onset ? 0.92 : Math.min(1.06, 0.92 + 0.14 * (t - onset) / 180_000.0);
+        w.at(onset, () -> {
+            web.check = web.check.withTimeout(2_000);
+            w.alb.reconfigure(web);
+        });
+    }
+
+    private static List<ExpectedAlert> timeoutCutExpectations() {
+        return List.of(
+                expect("health_check_config_risk", Duration.ofSeconds(5), Map.of("target_group", "prod-web-tg"),
+                        Map.of("new_timeout_ms", "2000", "old_timeout_ms", "5000"),
+                        "fires at the change itself, before the first check fails"),
+                expect("health_latency_headroom", Duration.ofMinutes(2), Map.of("target_group", "prod-web-tg"), Map.of(),
+                        "check latency is now at or above the timeout"),
+                expect("correlated_failure", Duration.ofMinutes(5), Map.of("target_group", "prod-web-tg"),
+                        Map.of("diagnosis", "timeout_below_latency"), "targets across zones time out together"),
+                expect("replacement_churn", Duration.ofMinutes(10), Map.of("target_group", "prod-web-tg"), Map.of(),
+                        "cold replacements time out before they are ever healthy"));
     }
 
     static ScenarioParams base() {

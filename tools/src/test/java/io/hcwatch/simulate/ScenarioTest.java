@@ -71,6 +71,80 @@ class ScenarioTest {
         }
     }
 
+    /**
+     * A fleet that its Auto Scaling group erodes: correlated_failure comes at most one evaluation
+     * step after six of the 18 targets (max(3, 30%)) have failed within a minute, counting those
+     * already drained for replacement, and well before the healthy count reaches zero. Both moments
+     * are read off the health checks the simulator wrote, not off hcwatch.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Scenario.class, names = {"TIMEOUT_CUT", "TIMEOUT_CUT_FAST_REPLACEMENT"})
+    void correlatedFailureComesAtTheSixthFailureCountingReplacedTargetsAndBeforeTheFleetIsDown(Scenario scenario) {
+        FleetTruth truth = new FleetTruth("prod-web-tg", 6, 60_000);
+        HealthCheckResultJson json = new HealthCheckResultJson();
+        ScenarioReplay.Result result = ScenarioReplay.run(scenario, scenario.defaults(), Settings.defaults(), t -> {
+            if (t.source() == Source.HEALTH && json.parse(t.text()) instanceof ParseResult.Ok<HealthCheckResult> ok) {
+                truth.observe(ok.value(), scenario.defaults().onsetTime().toEpochMilli());
+            }
+        });
+        long fired = firstFiring(result, "correlated_failure").getEventTime().toEpochMilli();
+        long onset = result.onsetMillis();
+        assertThat(truth.conditionAt).as("six failures within a minute").isGreaterThan(onset);
+        assertThat(fired).as("%s: condition at +%ds", scenario.id(), (truth.conditionAt - onset) / 1000)
+                .isBetween(truth.conditionAt, truth.conditionAt + Settings.defaults().millis("eval.step"));
+        assertThat(truth.fleetDownAt).as("no healthy target left").isGreaterThan(fired + 60_000);
+    }
+
+    /** The target group as its checks tell it, counted the way the issue states the rule. */
+    private static final class FleetTruth {
+        final String targetGroup;
+        final int needed;
+        final long window;
+        final Map<String, String> states = new java.util.HashMap<>();
+        final Map<String, Long> lastFailure = new java.util.HashMap<>();
+        final Map<String, Long> drainedAt = new java.util.HashMap<>();
+        long conditionAt = Long.MAX_VALUE;
+        long fleetDownAt = Long.MAX_VALUE;
+
+        FleetTruth(String targetGroup, int needed, long window) {
+            this.targetGroup = targetGroup;
+            this.needed = needed;
+            this.window = window;
+        }
+
+        void observe(HealthCheckResult r, long onset) {
+            if (!r.getTargetGroup().equals(targetGroup)) {
+                return;
+            }
+            long ts = r.getTs().toEpochMilli();
+            String target = r.getTarget();
+            String state = r.getState() == null ? null : r.getState().name();
+            if ("draining".equals(state) || "unused".equals(state)) {
+                states.remove(target);
+                drainedAt.put(target, ts);
+                return;
+            }
+            drainedAt.remove(target);
+            states.put(target, state);
+            if (r.getOutcome() == CheckOutcome.pass) {
+                lastFailure.remove(target);
+            } else {
+                lastFailure.put(target, ts);
+            }
+            if (ts < onset) {
+                return;
+            }
+            long failing = lastFailure.entrySet().stream().filter(e -> e.getValue() > ts - window
+                    && (states.containsKey(e.getKey()) || drainedAt.getOrDefault(e.getKey(), 0L) > ts - window)).count();
+            if (failing >= needed && conditionAt == Long.MAX_VALUE) {
+                conditionAt = ts;
+            }
+            if (fleetDownAt == Long.MAX_VALUE && states.values().stream().noneMatch("healthy"::equals)) {
+                fleetDownAt = ts;
+            }
+        }
+    }
+
     @Test
     void timeoutCutRaisesConfigRiskAtTheChangeBeforeTheFirstCheckFails() {
         Scenario s = Scenario.TIMEOUT_CUT;

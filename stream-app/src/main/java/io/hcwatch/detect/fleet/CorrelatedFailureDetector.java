@@ -27,8 +27,9 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
     @Override
     public List<Finding> judge(FleetState s, long now) {
         FleetSettings.Correlated rule = settings.correlated();
-        FailingTargets failing = FailingTargets.of(s, now, rule.windowMillis(), settings.registry().newTargetAgeMillis());
-        int known = Math.max(s.registered(), s.targets().size());
+        FailingTargets failing = FailingTargets.includingReplaced(s, now, rule.windowMillis(),
+                settings.registry().newTargetAgeMillis());
+        int known = known(s, now, rule.windowMillis());
         int needed = Math.max(rule.minTargets(), (int) Math.ceil(rule.minFraction() * known - 1e-9));
         if (known == 0 || failing.size() < needed) {
             return List.of();
@@ -46,12 +47,15 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         Diagnosis diagnosis = diagnostician.diagnose(s, failing, now, false);
         String summary = failing.size() + "/" + known + " targets of " + s.targetGroup + " failed health checks within "
                 + Fmt.duration(failing.onsetSpread()) + " across " + zones.size() + " zone" + (zones.size() == 1 ? "" : "s")
-                + " (reason " + failing.dominantReason() + "); diagnosis: " + diagnosis.kind().id();
+                + " (reason " + failing.dominantReason() + ")"
+                + (failing.replaced() > 0 ? ", " + failing.replaced() + " of them already replaced" : "")
+                + "; diagnosis: " + diagnosis.kind().id();
         Finding.Details details = Finding.newDetails()
                 .put("failing", failing.size())
                 .put("registered", known)
                 .put("healthy", healthy)
                 .put("unknown", s.unknown() > 0 ? s.unknown() : null)
+                .put("replaced", failing.replaced() > 0 ? failing.replaced() : null)
                 .put("zones", String.join(",", zones.keySet()))
                 .put("failing_by_zone", FailingTargets.describe(zones))
                 .put("reason", failing.dominantReason())
@@ -63,6 +67,16 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         return List.of(new Finding(AlertType.CORRELATED_FAILURE, AlertType.CORRELATED_FAILURE.id() + "/" + s.targetGroup,
                 severity, Scope.targetGroup(s.pool.lb, s.targetGroup), summary, details.build(),
                 Math.min(failing.earliestOnset(), now), now));
+    }
+
+    /**
+     * The fleet the failures are counted against: the targets known at the window's start, so that
+     * replacements launched during it (while the targets they replace linger) do not swell it, or
+     * LbConfig's registered count when larger. Before a window's worth of history, those known now.
+     */
+    static int known(FleetState s, long now, long windowMillis) {
+        int atStart = s.history.knownAt(now - windowMillis);
+        return Math.max(s.registered(), atStart > 0 ? atStart : s.targets().size());
     }
 
     /**

@@ -15,17 +15,47 @@ import java.util.Map;
 public record FailingTargets(List<TargetRecord> targets, long earliestOnset, long latestOnset) {
 
     public static FailingTargets of(FleetState s, long now, long windowMillis, long newTargetAge) {
+        return of(s, now, windowMillis, newTargetAge, false);
+    }
+
+    /**
+     * The failing targets, and those that failed within the window and left the target group
+     * while still failing (drained, terminated or silent since: an Auto Scaling group replacing
+     * the targets the load balancer marks unhealthy empties the registry of the very failures
+     * that tell of a correlated cause). A target that drained without a failure, as in a rolling
+     * deploy, is not among them.
+     */
+    public static FailingTargets includingReplaced(FleetState s, long now, long windowMillis, long newTargetAge) {
+        return of(s, now, windowMillis, newTargetAge, true);
+    }
+
+    private static FailingTargets of(FleetState s, long now, long windowMillis, long newTargetAge, boolean replaced) {
         List<TargetRecord> failing = new ArrayList<>();
-        long earliest = Long.MAX_VALUE;
-        long latest = Long.MIN_VALUE;
         for (TargetRecord t : s.targets().values()) {
             if (counts(s, t, now, windowMillis, newTargetAge)) {
                 failing.add(t);
-                earliest = Math.min(earliest, t.firstFailureAt);
-                latest = Math.max(latest, t.firstFailureAt);
             }
         }
+        if (replaced) {
+            for (TargetRecord t : s.registry.departed.values()) {
+                if (t.departedAt > now - windowMillis && t.departedAt <= now && counts(s, t, t.departedAt, windowMillis, newTargetAge)
+                        && t.lastFailureAt > now - windowMillis) {
+                    failing.add(t);
+                }
+            }
+        }
+        long earliest = Long.MAX_VALUE;
+        long latest = Long.MIN_VALUE;
+        for (TargetRecord t : failing) {
+            earliest = Math.min(earliest, t.firstFailureAt);
+            latest = Math.max(latest, t.firstFailureAt);
+        }
         return new FailingTargets(failing, earliest, latest);
+    }
+
+    /** How many of them have already left the target group. */
+    public int replaced() {
+        return (int) targets.stream().filter(t -> t.departedAt > 0).count();
     }
 
     /** The failing targets of one zone, with their own onsets. */

@@ -83,11 +83,12 @@ public final class FleetDetection implements Detection<FleetState> {
     public void step(FleetState s, long at) {
         long silence = settings.interval(s.check.settings) * settings.registry().silentIntervals();
         s.registry.expireSilent(at, silence, s.latency);
+        s.registry.forgetDeparted(at, settings.correlated().windowMillis());
         Histogram h = s.latency.all.window(at, settings.headroom().windowMillis());
         boolean enough = h.getTotalCount() >= settings.headroom().minSamples();
         long[] traffic = s.traffic.totals(at, settings.stepMillis());
         s.history.add(at, enough ? h.getValueAtPercentile(50) : Double.NaN, enough ? h.getValueAtPercentile(99) : Double.NaN,
-                s.healthy(), traffic[0] * 1000.0 / settings.stepMillis());
+                s.healthy(), traffic[0] * 1000.0 / settings.stepMillis(), s.targets().size());
     }
 
     @Override

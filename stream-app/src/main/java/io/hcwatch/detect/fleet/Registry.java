@@ -18,6 +18,12 @@ public final class Registry {
     /** Event time of the first record of this target group. */
     public long createdAt;
     public Map<String, TargetRecord> targets = new LinkedHashMap<>();
+    /**
+     * Targets that left recently (an Auto Scaling group replaces the ones the load balancer marks
+     * unhealthy within seconds): kept for the correlation window, so targets that failed and were
+     * replaced still count among the failures of their window.
+     */
+    public Map<String, TargetRecord> departed = new LinkedHashMap<>();
     public List<ChurnEvent> churn = new ArrayList<>();
 
     @JsonIgnore
@@ -43,12 +49,12 @@ public final class Registry {
         TargetRecord t = targets.get(r.getTarget());
         String reportedState = r.getState() == null ? null : r.getState().name();
         if ("draining".equals(reportedState) || "unused".equals(reportedState)) {
-            if (targets.remove(r.getTarget()) != null) {
-                byAddress = null;
-            }
+            depart(r.getTarget(), ts);
             return false;
         }
         if (t == null) {
+            // new, or back after it left (re-registered): a member, with a fresh history
+            departed.remove(r.getTarget());
             t = new TargetRecord();
             t.id = r.getTarget();
             t.firstSeen = ts;
@@ -153,12 +159,29 @@ public final class Registry {
                 it.remove();
                 removed.add(t.id);
                 latencies.timeoutsAt.remove(t.id);
+                t.departedAt = now;
+                departed.put(t.id, t);
             }
         }
         if (!removed.isEmpty()) {
             byAddress = null;
         }
         return removed;
+    }
+
+    /** The target leaves the target group at {@code ts}; it is kept among the departed for a while. */
+    private void depart(String id, long ts) {
+        TargetRecord t = targets.remove(id);
+        if (t != null) {
+            byAddress = null;
+            t.departedAt = ts;
+            departed.put(id, t);
+        }
+    }
+
+    /** Forgets targets that left more than {@code keepMillis} before {@code now}. */
+    void forgetDeparted(long now, long keepMillis) {
+        departed.values().removeIf(t -> t.departedAt <= now - keepMillis);
     }
 
     public int healthy() {

@@ -13,6 +13,8 @@ public final class StepHistory {
     public double[] p99;
     public int[] healthy;
     public double[] requestRate;
+    /** Targets in the registry at each step. */
+    public int[] known;
     public int next;
     public int size;
 
@@ -25,10 +27,12 @@ public final class StepHistory {
         p99 = new double[capacity];
         healthy = new int[capacity];
         requestRate = new double[capacity];
+        known = new int[capacity];
     }
 
     /** Latency values may be NaN when the window had too few samples. */
-    public void add(long ts, double p50, double p99, int healthy, double requestRate) {
+    public void add(long ts, double p50, double p99, int healthy, double requestRate, int known) {
+        this.known[next] = known;
         at[next] = ts;
         this.p50[next] = p50;
         this.p99[next] = p99;
@@ -72,6 +76,12 @@ public final class StepHistory {
             return Double.NaN;
         }
         return (n * sxy - sx * sy) / denominator;
+    }
+
+    /** Targets known at the latest step at or before {@code ts}; -1 when no step was recorded by then. */
+    public int knownAt(long ts) {
+        int i = indexAtOrBefore(ts);
+        return i < 0 ? -1 : known[i];
     }
 
     /** The step recorded closest to (at or before) {@code ts}, or -1. */

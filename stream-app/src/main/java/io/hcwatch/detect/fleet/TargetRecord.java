@@ -28,6 +28,8 @@ public final class TargetRecord {
     public int consecutiveFailures;
     public int consecutivePasses;
     public long unhealthySince;
+    /** When it left the target group (drained, unused, or silent); 0 while it is a member. */
+    public long departedAt;
 
     public TargetRecord() {
     }

@@ -67,6 +67,13 @@ public final class StateMigrations {
         move(v0, latency, "timeoutsAt", "timeoutsAt");
         move(v0, state, "traffic", "traffic");
         move(v0, state, "history", "history");
+        if (state.get("history") instanceof ObjectNode history && history.get("at") != null) {
+            // targets known per step were not recorded before layout 1: unknown, so 0
+            com.fasterxml.jackson.databind.node.ArrayNode known = history.putArray("known");
+            for (int i = 0; i < history.get("at").size(); i++) {
+                known.add(0);
+            }
+        }
         ObjectNode backend = state.putObject("backend");
         move(v0, backend, "noServerAt", "noServerAt");
         move(v0, backend, "noServerMessage", "noServerMessage");

@@ -561,4 +561,56 @@ class FleetMonitoringTest {
         assertThat(of(AlertType.FAIL_OPEN_ROUTING)).isEmpty();
         assertThat(of(AlertType.CORRELATED_FAILURE)).first().satisfies(n -> assertThat(n.details()).containsEntry("unknown", "8"));
     }
+
+    @Test
+    void targetsReplacedAsSoonAsTheyFailStillCountAmongTheFailuresOfTheirWindow() {
+        healthyFleet(18, 3, T0, 120);
+        // one target fails every 8s and is drained by its Auto Scaling group 20s later: never more than
+        // three failing members at once, yet six failures within a minute
+        long t = T0 + 120_000;
+        java.util.Map<Integer, Long> failedAt = new java.util.HashMap<>();
+        for (long s = t; s < t + 70_000; s += 1_000) {
+            int next = (int) ((s - t) / 8_000);
+            if ((s - t) % 8_000 == 0 && next < 9) {
+                failedAt.put(next, s);
+            }
+            for (int i = 0; i < 18; i++) {
+                Long failed = failedAt.get(i);
+                if (failed == null) {
+                    if (s % 10_000 == i * 100L % 10_000) {
+                        feed(pass(TG, "i-" + i, zone(i, 3), s, 120));
+                    }
+                } else if (s - failed == 20_000) {
+                    feed(check(TG, "i-" + i, zone(i, 3), s, CheckOutcome.other, 0).setState(TargetState.draining).build());
+                } else if (s - failed < 20_000 && (s - failed) % 5_000 == 0) {
+                    feed(timeout(TG, "i-" + i, zone(i, 3), s));
+                }
+            }
+        }
+        assertThat(of(AlertType.CORRELATED_FAILURE)).first().satisfies(n -> {
+            assertThat(n.eventTime()).isEqualTo(t + 5 * 8_000);
+            assertThat(n.details()).containsEntry("failing", "6").containsEntry("replaced", "3");
+            assertThat(n.summary()).contains("3 of them already replaced");
+        });
+    }
+
+    @Test
+    void aRollingDeployDrainingHealthyTargetsOneByOneRaisesNothing() {
+        healthyFleet(18, 3, T0, 120);
+        long t = T0 + 120_000;
+        for (long s = t; s < t + 180_000; s += 1_000) {
+            int drained = (int) ((s - t) / 10_000);
+            for (int i = 0; i < 18; i++) {
+                if (i < drained) {
+                    continue;
+                }
+                if (i == drained - 0 && (s - t) % 10_000 == 9_000) {
+                    feed(check(TG, "i-" + i, zone(i, 3), s, CheckOutcome.other, 0).setState(TargetState.draining).build());
+                } else if (s % 10_000 == i * 100L % 10_000) {
+                    feed(pass(TG, "i-" + i, zone(i, 3), s, 120));
+                }
+            }
+        }
+        assertThat(sent).isEmpty();
+    }
 }
