@@ -42,7 +42,6 @@ public final class FleetGauges {
 
     private final MeterRegistry registry;
     private final long latencyWindowMillis;
-    private final int defaultMaxconn;
     private final Map<String, FleetSnapshot> fleets = new ConcurrentHashMap<>();
     private final Map<String, FrontendSnapshot> frontends = new ConcurrentHashMap<>();
     private final Map<String, Long> lastPublished = new ConcurrentHashMap<>();
@@ -50,19 +49,15 @@ public final class FleetGauges {
     private final Counter dropped;
     private volatile boolean overflowLogged;
 
-    /**
-     * @param latencyWindowMillis the window of the latency gauges (headroom.window)
-     * @param defaultMaxconn      the frontend maxconn shown when none is known (slots.default-maxconn)
-     */
-    public FleetGauges(MeterRegistry registry, long latencyWindowMillis, int defaultMaxconn) {
-        this(registry, latencyWindowMillis, defaultMaxconn, DEFAULT_MAX_SERIES_KEYS);
+    /** @param latencyWindowMillis the window of the latency gauges (headroom.window) */
+    public FleetGauges(MeterRegistry registry, long latencyWindowMillis) {
+        this(registry, latencyWindowMillis, DEFAULT_MAX_SERIES_KEYS);
     }
 
     /** @param maxSeriesKeys most target groups (and, separately, frontends) given gauges; later ones are only counted */
-    public FleetGauges(MeterRegistry registry, long latencyWindowMillis, int defaultMaxconn, int maxSeriesKeys) {
+    public FleetGauges(MeterRegistry registry, long latencyWindowMillis, int maxSeriesKeys) {
         this.registry = registry;
         this.latencyWindowMillis = latencyWindowMillis;
-        this.defaultMaxconn = defaultMaxconn;
         this.maxSeriesKeys = maxSeriesKeys;
         this.dropped = Counter.builder(SERIES_DROPPED)
                 .description("Gauge updates not exported because the target-group or frontend limit was reached")
@@ -129,7 +124,7 @@ public final class FleetGauges {
                 }
             }
             Integer configured = h.frontendMaxconn.get(e.getKey());
-            double maxconn = configured != null ? configured : defaultMaxconn;
+            double maxconn = configured != null ? configured : Double.NaN;
             String key = host + "\n" + e.getKey();
             if (frontends.put(key, new FrontendSnapshot(sessions, maxconn, sessions / maxconn)) == null) {
                 if (frontends.size() > maxSeriesKeys) {
@@ -140,7 +135,7 @@ public final class FleetGauges {
                 frontendGauge(FRONTEND_SESSIONS, host, e.getKey(), FrontendSnapshot::sessions,
                         "Highest feconn (the frontend's concurrent sessions) logged in the last 2 seconds of event time");
                 frontendGauge(FRONTEND_MAXCONN, host, e.getKey(), FrontendSnapshot::maxconn,
-                        "The frontend's maxconn (LbConfig, else slots.default-maxconn)");
+                        "The frontend's maxconn (LbConfig or the HAProxy collector; NaN while unknown)");
                 frontendGauge(FRONTEND_RATIO, host, e.getKey(), FrontendSnapshot::ratio,
                         "Frontend sessions divided by maxconn; 1 means new connections queue or are refused");
             }

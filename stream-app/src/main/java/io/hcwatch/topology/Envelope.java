@@ -45,6 +45,16 @@ public record Envelope(Kind kind, Object record, String upstream) {
             this.schema = schema;
         }
 
+        /**
+         * The version of this kind's schema this release writes: 1 unless it changed, and then one
+         * more per change, with each earlier one kept as
+         * {@code internal-schema-history/<Record>/v<n>.avsc} so that what an earlier release left in
+         * a pending store or on a repartition topic is still read after an upgrade.
+         */
+        int version() {
+            return this == HAPROXY_TRAFFIC ? 2 : 1;
+        }
+
         static Kind ofTag(byte tag) {
             for (Kind k : values()) {
                 if (k.tag == tag) {

@@ -2,8 +2,11 @@ package io.hcwatch.topology;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
@@ -14,11 +17,19 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
-/** Serde of {@link Envelope}: one kind byte, then the record in Avro binary. Thread-safe. */
+/**
+ * Serde of {@link Envelope}: a zero byte, the kind, the version of its schema, the upstream, then
+ * the record in Avro binary. The first releases wrote no zero byte and no version (the kind first,
+ * every kind at version 1); both are read, each record with the schema it was written with,
+ * resolved to this release's (Avro schema resolution). Thread-safe.
+ */
 public final class EnvelopeSerde implements Serde<Envelope> {
 
+    private static final byte VERSIONED = 0;
+
     private final Map<Envelope.Kind, PlannedAvroWriter> writers = new EnumMap<>(Envelope.Kind.class);
-    private final Map<Envelope.Kind, SpecificDatumReader<Object>> readers = new EnumMap<>(Envelope.Kind.class);
+    /** Per kind, a reader for each version written so far (index = version). */
+    private final Map<Envelope.Kind, List<SpecificDatumReader<Object>>> readers = new EnumMap<>(Envelope.Kind.class);
 
     /**
      * Each thread's output buffer and buffered encoder, reused: writing through a fresh direct
@@ -34,7 +45,13 @@ public final class EnvelopeSerde implements Serde<Envelope> {
     public EnvelopeSerde() {
         for (Envelope.Kind k : Envelope.Kind.values()) {
             writers.put(k, PlannedAvroWriter.of(k.schema));
-            readers.put(k, new SpecificDatumReader<>(k.schema));
+            List<SpecificDatumReader<Object>> byVersion = new ArrayList<>();
+            byVersion.add(null);
+            for (int v = 1; v < k.version(); v++) {
+                byVersion.add(new SpecificDatumReader<>(earlier(k, v), k.schema));
+            }
+            byVersion.add(new SpecificDatumReader<>(k.schema));
+            readers.put(k, byVersion);
         }
     }
 
@@ -47,7 +64,9 @@ public final class EnvelopeSerde implements Serde<Envelope> {
             // a buffered encoder re-pointed at the stream flushes what a failed write left in it: reset after
             b.encoder = EncoderFactory.get().binaryEncoder(b.out, b.encoder);
             b.out.reset();
+            b.out.write(VERSIONED);
             b.out.write(e.kind().tag);
+            b.out.write(e.kind().version());
             b.encoder.writeString(e.upstream() == null ? "" : e.upstream());
             writers.get(e.kind()).write(e.record(), b.encoder);
             b.encoder.flush();
@@ -62,12 +81,33 @@ public final class EnvelopeSerde implements Serde<Envelope> {
             return null;
         }
         try {
-            Envelope.Kind kind = Envelope.Kind.ofTag(data[0]);
-            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 1, data.length - 1, null);
+            boolean versioned = data[0] == VERSIONED;
+            Envelope.Kind kind = Envelope.Kind.ofTag(versioned ? data[1] : data[0]);
+            int version = versioned ? data[2] : 1;
+            List<SpecificDatumReader<Object>> byVersion = readers.get(kind);
+            if (version < 1 || version >= byVersion.size()) {
+                throw new SerializationException(kind + " record of schema version " + version
+                        + " was written by a newer hcwatch (this one reads up to " + kind.version() + ")");
+            }
+            int start = versioned ? 3 : 1;
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, start, data.length - start, null);
             String upstream = decoder.readString();
-            return new Envelope(kind, readers.get(kind).read(null, decoder), upstream.isEmpty() ? null : upstream);
+            return new Envelope(kind, byVersion.get(version).read(null, decoder), upstream.isEmpty() ? null : upstream);
         } catch (IOException | RuntimeException ex) {
             throw new SerializationException("could not decode an internal record from " + topic, ex);
+        }
+    }
+
+    /** An earlier version of a kind's schema, kept in the resources. */
+    private static Schema earlier(Envelope.Kind kind, int version) {
+        String path = "/internal-schema-history/" + kind.schema.getName() + "/v" + version + ".avsc";
+        try (java.io.InputStream in = EnvelopeSerde.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("no " + path + ": every earlier version of an internal schema must be kept");
+            }
+            return new Schema.Parser().parse(in);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

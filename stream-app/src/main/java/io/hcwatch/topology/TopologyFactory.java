@@ -188,8 +188,7 @@ public final class TopologyFactory {
             Settings settings = config.settings();
             this.metrics = new PipelineMetrics(config.meterRegistry()).initialize(
                     java.util.Arrays.stream(Source.values()).map(Source::id).toList(), java.util.List.of("fleet", "host", "flood"));
-            this.gauges = new FleetGauges(config.meterRegistry(), settings.millis("headroom.window"),
-                    settings.integer("slots.default-maxconn"));
+            this.gauges = new FleetGauges(config.meterRegistry(), settings.millis("headroom.window"));
             LifecycleSettings lifecycle = LifecycleSettings.from(settings);
             this.time = TimeSettings.from(settings);
             long step = time.step().toMillis();

@@ -28,11 +28,16 @@ public final class TrafficCombiner {
     private final int clientCapacity;
     private final Map<Bucket, TargetTraffic> targetGroups = new HashMap<>();
     private final Map<Bucket, HaproxyTraffic> frontends = new HashMap<>();
+    /** Per frontend second: which clients held its connection slots, by slot-milliseconds. */
+    private final Map<Bucket, SpaceSaving> slotHolders = new HashMap<>();
     private final Map<Bucket, ClientAccumulator> clients = new HashMap<>();
     private final CheckBatches checks = new CheckBatches(CHECKS_PER_BATCH);
 
     /** ~256 × 120 bytes: a batch record of some 30 KB, far below the broker's 1 MB limit. */
     static final int CHECKS_PER_BATCH = 256;
+
+    /** Counters of slot holders per frontend second: a flood has one or a few, and the alert names five at most. */
+    static final int HOLDERS = 32;
 
     /** A summary's identity: up to three names and its second (a record, not a joined string: this runs per line). */
     private record Bucket(String a, String b, String c, long second) {
@@ -80,8 +85,10 @@ public final class TrafficCombiner {
     public void addHaproxy(HaproxyRequest r) {
         long second = Math.floorDiv(r.getTs().toEpochMilli(), 1000) * 1000;
         String host = r.getHost() == null ? "unknown" : r.getHost();
-        HaproxyTraffic f = frontends.computeIfAbsent(new Bucket(host, r.getFrontend(), null, second), k -> new HaproxyTraffic(
-                host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>(), 0L));
+        Bucket bucket = new Bucket(host, r.getFrontend(), null, second);
+        HaproxyTraffic f = frontends.computeIfAbsent(bucket, k -> new HaproxyTraffic(
+                host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>(), new HashMap<>(), 0L, 0L,
+                new ArrayList<>()));
         f.setRequests(f.getRequests() + 1);
         if (r.getFeconn() != null) {
             f.setMaxFeconn(Math.max(f.getMaxFeconn(), r.getFeconn()));
@@ -97,13 +104,14 @@ public final class TrafficCombiner {
         }
         String termination = r.getTerminationState();
         boolean tarpit = false;
+        boolean waited = r.getTw() != null && r.getTw() > 0;
         if (termination != null && termination.length() >= 2) {
             String code = terminationCode(termination);
             f.getTerminations().merge(code, 1L, Long::sum);
-            boolean is503 = r.getStatusCode() != null && r.getStatusCode() == 503;
-            if (code.equals("sQ") || code.equals("PR") || (code.equals("SC") && is503)) {
-                f.setRejected(f.getRejected() + 1);
+            if (r.getStatusCode() != null && r.getStatusCode() == 503) {
+                f.getTerminations503().merge(code, 1L, Long::sum);
             }
+            waited |= code.equals("sQ") || code.equals("PR") || code.equals("SC") || code.equals("PT");
             if (code.equals("PT")) {
                 tarpit = true;
                 Integer held = r.getTa() != null ? r.getTa() : r.getTw();
@@ -111,6 +119,15 @@ public final class TrafficCombiner {
                     f.setTarpitMs(f.getTarpitMs() + held);
                 }
             }
+        }
+        if (waited) {
+            f.setWaited(f.getWaited() + 1);
+        }
+        // each logged request held a connection slot for its whole time, a tarpit's included
+        Integer held = r.getTa();
+        if (held != null && held > 0) {
+            f.setSlotMs(f.getSlotMs() + held);
+            slotHolders.computeIfAbsent(bucket, k -> new SpaceSaving(HOLDERS)).add(ClientKeys.client(r.getClientIp()), held);
         }
         if (r.getBackend() != null && !f.getBackends().contains(r.getBackend()) && f.getBackends().size() < 16) {
             f.getBackends().add(r.getBackend());
@@ -120,6 +137,13 @@ public final class TrafficCombiner {
                 .add(ClientKeys.client(r.getClientIp()),
                         r.getHttpMethod() == null && r.getHttpUri() == null ? null : ClientKeys.request(r.getHttpMethod(), r.getHttpUri()),
                         tarpit);
+    }
+
+    /** The summary with its slot holders' counters in place. */
+    private HaproxyTraffic withHolders(Bucket bucket, HaproxyTraffic f) {
+        SpaceSaving holders = slotHolders.get(bucket);
+        f.setHolders(holders == null ? new ArrayList<>() : holders.counters());
+        return f;
     }
 
     /**
@@ -180,10 +204,11 @@ public final class TrafficCombiner {
                 it.remove();
             }
         }
-        for (Iterator<HaproxyTraffic> it = frontends.values().iterator(); it.hasNext(); ) {
-            HaproxyTraffic f = it.next();
-            if (f.getBucketStart() < second) {
-                out.add(f);
+        for (Iterator<Map.Entry<Bucket, HaproxyTraffic>> it = frontends.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Bucket, HaproxyTraffic> e = it.next();
+            if (e.getValue().getBucketStart() < second) {
+                out.add(withHolders(e.getKey(), e.getValue()));
+                slotHolders.remove(e.getKey());
                 it.remove();
             }
         }
@@ -204,7 +229,7 @@ public final class TrafficCombiner {
     /** The pending summaries and held health checks, left in place (for the state store). */
     public List<SpecificRecord> snapshot() {
         List<SpecificRecord> out = new ArrayList<>(targetGroups.values());
-        out.addAll(frontends.values());
+        frontends.forEach((k, f) -> out.add(withHolders(k, f)));
         clients.values().forEach(c -> out.add(c.toSummary()));
         out.addAll(checks.snapshot());
         return out;
@@ -216,7 +241,13 @@ public final class TrafficCombiner {
             if (r instanceof TargetTraffic t) {
                 targetGroups.put(new Bucket(t.getTargetGroup(), null, null, t.getBucketStart()), t);
             } else if (r instanceof HaproxyTraffic f) {
-                frontends.put(new Bucket(f.getHost(), f.getFrontend(), null, f.getBucketStart()), f);
+                Bucket bucket = new Bucket(f.getHost(), f.getFrontend(), null, f.getBucketStart());
+                frontends.put(bucket, f);
+                if (!f.getHolders().isEmpty()) {
+                    SpaceSaving holders = new SpaceSaving(Math.max(HOLDERS, f.getHolders().size()));
+                    f.getHolders().forEach(h -> holders.add(h.getKey(), h.getCount(), h.getError()));
+                    slotHolders.put(bucket, holders);
+                }
             } else if (r instanceof ClientTraffic c) {
                 ClientAccumulator a = ClientAccumulator.from(c, clientCapacity);
                 clients.put(new Bucket(c.getPlatform(), c.getScope(), c.getHost(), c.getBucketStart()), a);

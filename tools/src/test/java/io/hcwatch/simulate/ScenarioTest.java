@@ -178,9 +178,13 @@ class ScenarioTest {
         assertThat(ipv6.getDetails().get("hosts")).contains("lb1=");
         Alert slots = firstFiring(result, "socket_slot_exhaustion");
         assertThat(slots.getSeverity()).isEqualTo(Severity.critical);
-        assertThat(slots.getDetails()).containsEntry("maxconn", "256").containsEntry("maxconn_assumed", "false");
+        assertThat(slots.getDetails()).containsEntry("maxconn", "256").containsEntry("maxconn_inferred", "false");
         assertThat(Long.parseLong(slots.getDetails().get("rejected_or_queued_out"))).isPositive();
         assertThat(slots.getDetails().get("terminations")).contains("PT=").contains("sQ=");
+        assertThat(slots.getDetails().get("slot_holders")).startsWith(HaproxyModel.FLOOD_IPV4 + "=");
+        // the IPv4 flooder holds most of the full frontend's slot time: a slot flood on lb1 as well as a rate flood
+        assertThat(result.alerts()).filteredOn(a -> a.getType().equals("client_flood") && "slots".equals(a.getDetails().get("reason")))
+                .extracting(a -> a.getScope().getClient()).containsOnly(HaproxyModel.FLOOD_IPV4);
     }
 
     @Test

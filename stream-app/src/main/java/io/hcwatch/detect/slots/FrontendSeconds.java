@@ -1,6 +1,8 @@
 package io.hcwatch.detect.slots;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** One HAProxy frontend on one host, second by second over a short ring: connections and terminations. */
@@ -14,6 +16,12 @@ public final class FrontendSeconds {
     public long[] tarpitMs;
     public long[] rejected;
     public long[] status503;
+    /** Slot-milliseconds held by the requests logged in each second (Ta, tarpit included). */
+    public long[] slotMs;
+    /** Requests that waited (Tw > 0, queue or tarpit terminations) in each second. */
+    public long[] waited;
+    /** Per second, the clients holding the most slot-milliseconds (bounded). */
+    public List<Map<String, Long>> holders;
     public Map<String, Long> recentTerminations = new HashMap<>();
     public long lastSeen;
 
@@ -30,6 +38,12 @@ public final class FrontendSeconds {
         tarpitMs = new long[seconds];
         rejected = new long[seconds];
         status503 = new long[seconds];
+        slotMs = new long[seconds];
+        waited = new long[seconds];
+        holders = new ArrayList<>(seconds);
+        for (int i = 0; i < seconds; i++) {
+            holders.add(new HashMap<>());
+        }
     }
 
     /** The slot for the second starting at {@code bucketStart}, cleared if it held an older second; -1 if too old. */
@@ -48,6 +62,9 @@ public final class FrontendSeconds {
             tarpitMs[i] = 0;
             rejected[i] = 0;
             status503[i] = 0;
+            slotMs[i] = 0;
+            waited[i] = 0;
+            holders.get(i).clear();
         }
         return i;
     }

@@ -20,7 +20,7 @@ public final class SlotDetection implements Detection<HostState> {
 
     public SlotDetection(SlotSettings settings) {
         this.settings = settings;
-        this.detectors = List.of(new SocketSlotDetector(settings));
+        this.detectors = List.of(new SocketSlotDetector(settings), new SlotHolderDetector(settings));
     }
 
     @Override
@@ -50,7 +50,12 @@ public final class SlotDetection implements Detection<HostState> {
             f.requests[i] += t.getRequests();
             f.tarpitMs[i] += t.getTarpitMs();
             f.status503[i] += t.getStatus503();
-            f.rejected[i] += t.getRejected();
+            f.rejected[i] += rejected(t);
+            f.slotMs[i] += t.getSlotMs();
+            f.waited[i] += t.getWaited();
+            Map<String, Long> holders = f.holders.get(i);
+            t.getHolders().forEach(holder -> holders.merge(holder.getKey(), holder.getCount(), Long::sum));
+            trim(holders);
             for (Map.Entry<String, Long> term : t.getTerminations().entrySet()) {
                 if (term.getKey().equals("PT")) {
                     f.tarpitted[i] += term.getValue();
@@ -60,6 +65,28 @@ public final class SlotDetection implements Detection<HostState> {
         }
         f.lastSeen = Math.max(f.lastSeen, t.getBucketStart());
     }
+
+    /**
+     * Requests HAProxy turned away for want of a slot or a server: queued out (sQ), refused while
+     * queued (PR), or answered 503 as the connection was set up (SC).
+     */
+    private static long rejected(HaproxyTraffic t) {
+        return t.getTerminations().getOrDefault("sQ", 0L) + t.getTerminations().getOrDefault("PR", 0L)
+                + t.getTerminations503().getOrDefault("SC", 0L);
+    }
+
+    /** A second's holders from every partition merged: only the largest are kept, enough to name the top ones. */
+    private static void trim(Map<String, Long> holders) {
+        if (holders.size() <= HOLDERS_KEPT) {
+            return;
+        }
+        List<Map.Entry<String, Long>> all = new java.util.ArrayList<>(holders.entrySet());
+        all.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        holders.clear();
+        all.subList(0, HOLDERS_KEPT).forEach(e -> holders.put(e.getKey(), e.getValue()));
+    }
+
+    static final int HOLDERS_KEPT = 32;
 
     private static void config(HostState h, LbConfig c) {
         if (c.getKind() == ConfigKind.haproxy_process) {

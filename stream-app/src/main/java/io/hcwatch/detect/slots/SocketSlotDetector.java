@@ -32,55 +32,48 @@ public final class SocketSlotDetector implements Detector<HostState> {
         double warning = settings.warningRatio();
         for (Map.Entry<String, FrontendSeconds> e : h.frontends.entrySet()) {
             FrontendSeconds f = e.getValue();
-            Integer configured = h.frontendMaxconn.get(e.getKey());
-            int maxconn = configured != null ? configured : settings.defaultMaxconn();
-            Window fe = Window.of(f, now, sustain, f.maxFeconn);
-            if (fe.sustainedAtLeast(warning * maxconn, sustain)) {
+            FrontendFill fill = FrontendFill.of(f, h.frontendMaxconn.get(e.getKey()), settings, now);
+            if (fill.full()) {
                 Totals t = Totals.of(f, now, sustain);
-                String limit = "feconn " + fe.peak + "/" + maxconn + " (" + Fmt.pct((double) fe.peak / maxconn) + ")";
+                String limit = "feconn " + fill.peak() + "/" + fill.maxconn() + " (" + Fmt.pct(fill.ratio()) + ")";
                 Finding.Details details = Finding.newDetails()
-                        .put("feconn", fe.peak)
-                        .put("maxconn", maxconn)
-                        .put("maxconn_assumed", configured == null)
-                        .put("sessions_ratio", Fmt.decimal((double) fe.peak / maxconn, 2));
-                if (configured == null) {
-                    details.put("note", "maxconn " + maxconn + " assumed: no LbConfig for " + h.host + "/" + e.getKey());
+                        .put("feconn", fill.peak())
+                        .put("maxconn", fill.maxconn())
+                        .put("maxconn_inferred", fill.inferred())
+                        .put("sessions_ratio", Fmt.decimal(fill.ratio(), 2));
+                if (fill.inferred()) {
+                    details.put("note", "no maxconn known for " + h.host + "/" + e.getKey() + ": sessions stayed flat at "
+                            + fill.peak() + " for " + Fmt.duration(sustain) + " while requests waited, so that is its limit");
                 }
-                out.add(finding(h, e.getKey(), limit, (double) fe.peak / maxconn, t, f, details, now, sustain));
+                SlotHolders holders = SlotHolders.of(f, now, sustain);
+                if (!holders.byHolder().isEmpty()) {
+                    details.put("slot_holders", holders.describe(settings.holders()));
+                }
+                out.add(finding(h, e.getKey(), limit, fill.ratio(), t, f, details, now, sustain, holders));
             }
         }
         if (h.processMaxconn != null && h.processMaxconn > 0) {
-            int peak = 0;
-            int min = Integer.MAX_VALUE;
+            FrontendWindow act = FrontendWindow.ofProcess(h.frontends.values(), now, sustain);
             Totals all = new Totals(0, 0, 0, 0);
-            boolean sustained = true;
-            boolean any = false;
             for (FrontendSeconds f : h.frontends.values()) {
-                Window act = Window.of(f, now, sustain, f.maxActconn);
-                if (act.firstSecond() == Long.MAX_VALUE) {
-                    continue;
-                }
-                any = true;
-                peak = Math.max(peak, act.peak());
-                min = Math.min(min, act.min());
-                sustained &= act.covers(sustain);
                 all = all.plus(Totals.of(f, now, sustain));
             }
-            if (any && sustained && min >= warning * h.processMaxconn) {
+            if (act.sustainedAtLeast(warning * h.processMaxconn, sustain)) {
+                int peak = act.peak();
                 String limit = "actconn " + peak + "/" + h.processMaxconn + " (" + Fmt.pct((double) peak / h.processMaxconn)
                         + ", process)";
                 Finding.Details details = Finding.newDetails()
                         .put("actconn", peak)
                         .put("process_maxconn", h.processMaxconn)
                         .put("sessions_ratio", Fmt.decimal((double) peak / h.processMaxconn, 2));
-                out.add(finding(h, null, limit, (double) peak / h.processMaxconn, all, null, details, now, sustain));
+                out.add(finding(h, null, limit, (double) peak / h.processMaxconn, all, null, details, now, sustain, null));
             }
         }
         return out;
     }
 
     private Finding finding(HostState h, String frontend, String limit, double ratio, Totals t, FrontendSeconds f,
-                            Finding.Details details, long now, long sustain) {
+                            Finding.Details details, long now, long sustain, SlotHolders holders) {
         boolean critical = ratio >= settings.criticalRatio() || t.rejected() > 0;
         double tarpitShare = t.requests() == 0 ? 0 : (double) t.tarpitted() / t.requests();
         double socketsHeld = t.tarpitMs() / (double) sustain;
@@ -88,7 +81,9 @@ public final class SocketSlotDetector implements Detector<HostState> {
         String summary = where + " is running out of connection slots: " + limit + " for " + Fmt.duration(sustain)
                 + (t.rejected() > 0 ? "; " + t.rejected() + " requests rejected or queued out" : "")
                 + (t.tarpitted() > 0 ? "; tarpit holds ~" + Math.round(socketsHeld) + " sockets (" + Fmt.pct(tarpitShare)
-                + " of requests tarpitted)" : "");
+                + " of requests tarpitted)" : "")
+                + (holders != null && !holders.byHolder().isEmpty()
+                ? "; slots held by " + holders.describe(Math.min(3, settings.holders())) : "");
         details.put("rejected_or_queued_out", t.rejected())
                 .put("requests", t.requests())
                 .put("tarpit_share", Fmt.pct(tarpitShare))
@@ -131,35 +126,6 @@ public final class SocketSlotDetector implements Detector<HostState> {
 
         Totals plus(Totals o) {
             return new Totals(requests + o.requests, rejected + o.rejected, tarpitted + o.tarpitted, tarpitMs + o.tarpitMs);
-        }
-    }
-
-    /** The seconds of one counter inside the window: their peak, minimum, and the span they cover. */
-    record Window(int peak, int min, long firstSecond, long lastSecond) {
-
-        static Window of(FrontendSeconds f, long now, long windowMillis, int[] values) {
-            int peak = 0;
-            int min = Integer.MAX_VALUE;
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
-            for (int i = 0; i < f.second.length; i++) {
-                if (f.within(i, now, windowMillis) && f.requests[i] > 0) {
-                    peak = Math.max(peak, values[i]);
-                    min = Math.min(min, values[i]);
-                    first = Math.min(first, f.second[i]);
-                    last = Math.max(last, f.second[i]);
-                }
-            }
-            return new Window(peak, min == Integer.MAX_VALUE ? 0 : min, first, last);
-        }
-
-        boolean covers(long windowMillis) {
-            return firstSecond != Long.MAX_VALUE && (lastSecond - firstSecond + 1) * 1000 >= windowMillis;
-        }
-
-        /** Every second with traffic at or above {@code level}, covering the whole window. */
-        boolean sustainedAtLeast(double level, long windowMillis) {
-            return covers(windowMillis) && min >= level;
         }
     }
 }

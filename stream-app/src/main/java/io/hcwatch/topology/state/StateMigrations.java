@@ -1,6 +1,7 @@
 package io.hcwatch.topology.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
@@ -69,7 +70,7 @@ public final class StateMigrations {
         move(v0, state, "history", "history");
         if (state.get("history") instanceof ObjectNode history && history.get("at") != null) {
             // targets known per step were not recorded before layout 1: unknown, so 0
-            com.fasterxml.jackson.databind.node.ArrayNode known = history.putArray("known");
+            ArrayNode known = history.putArray("known");
             for (int i = 0; i < history.get("at").size(); i++) {
                 known.add(0);
             }
@@ -98,6 +99,21 @@ public final class StateMigrations {
         ObjectNode state = JSON.objectNode();
         for (String f : List.of("host", "processMaxconn", "frontendMaxconn", "frontends")) {
             move(v0, state, f, f);
+        }
+        if (state.get("frontends") instanceof ObjectNode frontends) {
+            // slot time, waiting requests and slot holders were not logged before layout 1: none, each second
+            frontends.elements().forEachRemaining(f -> {
+                ObjectNode frontend = (ObjectNode) f;
+                int seconds = frontend.path("second").size();
+                ArrayNode slotMs = frontend.putArray("slotMs");
+                ArrayNode waited = frontend.putArray("waited");
+                ArrayNode holders = frontend.putArray("holders");
+                for (int i = 0; i < seconds; i++) {
+                    slotMs.add(0);
+                    waited.add(0);
+                    holders.addObject();
+                }
+            });
         }
         return finish(v0, monitored(v0, state));
     }

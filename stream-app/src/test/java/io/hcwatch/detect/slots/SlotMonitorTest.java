@@ -27,9 +27,9 @@ class SlotMonitorTest {
     private final List<Notification> sent = new ArrayList<>();
 
     private HaproxyTraffic second(long t, int feconn, Map<String, Long> terminations, long tarpitMs) {
-        long rejected = terminations.getOrDefault("sQ", 0L) + terminations.getOrDefault("PR", 0L);
+        long waited = terminations.getOrDefault("sQ", 0L) + terminations.getOrDefault("PT", 0L);
         return new HaproxyTraffic("lb1", "hc-ping", t, 500L, feconn, feconn + 100, 0, 0L, tarpitMs,
-                new HashMap<>(terminations), new ArrayList<>(), rejected);
+                new HashMap<>(terminations), new ArrayList<>(), new HashMap<>(), tarpitMs, waited, new ArrayList<>());
     }
 
     private List<Notification> traffic(HaproxyTraffic t) {
@@ -56,7 +56,7 @@ class SlotMonitorTest {
         assertThat(sent).singleElement().satisfies(n -> {
             assertThat(n.severity()).isEqualTo(Severity.WARNING);
             assertThat(n.dedupKey()).isEqualTo("socket_slot_exhaustion/lb1/hc-ping");
-            assertThat(n.details()).containsEntry("maxconn", "2000").containsEntry("maxconn_assumed", "false");
+            assertThat(n.details()).containsEntry("maxconn", "2000").containsEntry("maxconn_inferred", "false");
         });
     }
 
@@ -65,11 +65,11 @@ class SlotMonitorTest {
         for (int s = 0; s < 12; s++) {
             sent.addAll(traffic(second(T0 + s * 1000L, 1700, Map.of("--", 500L), 0)));
         }
-        assertThat(sent).as("1700 of the assumed default maxconn is not 80%").isEmpty();
+        assertThat(sent).as("sessions that vary are no sign of a limit while none is known").isEmpty();
         frontendMaxconn(2000);
         assertThat(sent).singleElement().satisfies(n -> {
             assertThat(n.firing()).isTrue();
-            assertThat(n.details()).containsEntry("maxconn", "2000").containsEntry("maxconn_assumed", "false");
+            assertThat(n.details()).containsEntry("maxconn", "2000").containsEntry("maxconn_inferred", "false");
         });
     }
 
@@ -89,7 +89,7 @@ class SlotMonitorTest {
         }
         assertThat(sent).singleElement().satisfies(n -> {
             assertThat(n.severity()).isEqualTo(Severity.CRITICAL);
-            assertThat(n.details()).containsEntry("maxconn", "3000").containsEntry("maxconn_assumed", "true")
+            assertThat(n.details()).containsEntry("maxconn", "2600").containsEntry("maxconn_inferred", "true")
                     .containsEntry("tarpit_share", "60%").containsEntry("tarpit_sockets_held", "300");
         });
     }
@@ -101,7 +101,7 @@ class SlotMonitorTest {
         for (int s = 0; s < 12; s++) {
             for (String fe : new String[] {"web", "api"}) {
                 sent.addAll(traffic(new HaproxyTraffic("lb1", fe, T0 + s * 1000L, 300L, 500, 3500, 0, 0L, 0L,
-                        new HashMap<>(Map.of("--", 300L)), new ArrayList<>(), 0L)));
+                        new HashMap<>(Map.of("--", 300L)), new ArrayList<>(), new HashMap<>(), 0L, 0L, new ArrayList<>())));
             }
         }
         assertThat(sent).singleElement().satisfies(n -> {

@@ -15,7 +15,12 @@ import io.hcwatch.detect.fleet.FleetDetection;
 import io.hcwatch.detect.fleet.FleetSettings;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.flood.FloodState;
+import io.hcwatch.avro.internal.HaproxyTraffic;
+import io.hcwatch.avro.internal.HeavyHitter;
 import io.hcwatch.detect.slots.HostState;
+import io.hcwatch.detect.slots.SlotDetection;
+import io.hcwatch.detect.slots.SlotSettings;
+import io.hcwatch.detect.slots.SocketSlotDetector;
 import io.hcwatch.topology.TopologyFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +28,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,6 +112,17 @@ class MonitoredCodecTest {
         assertThat(host.state.frontends).containsKey("hc-ping");
         assertThat(host.alerts.episodes).containsKey("socket_slot_exhaustion/lb1/hc-ping");
         assertThat(host.time.clock).isPositive();
+        // the migrated frontend takes seconds that log slot time and holders, and is judged on them
+        long next = host.time.clock + 1_000;
+        SlotSettings slots = SlotSettings.from(Settings.defaults());
+        new SlotDetection(slots).apply(host.state, new HaproxyTraffic("lb1", "hc-ping", next, 300L, 256, 265, 0, 50L, 170_000L,
+                new HashMap<>(Map.of("PT", 170L, "sQ", 50L, "--", 80L)), new ArrayList<>(), new HashMap<>(Map.of("sQ", 50L)),
+                250_000L, 220L, new ArrayList<>(List.of(new HeavyHitter("203.0.113.77", 240_000L, 0L)))), next);
+        assertThat(new SocketSlotDetector(slots).judge(host.state, next)).singleElement()
+                .satisfies(f -> assertThat(f.details()).containsEntry("maxconn", "256").containsEntry("feconn", "256")
+                        .containsEntry("slot_holders", "203.0.113.77=96%"));
+        byte[] hostNow = hostCodec.encode(host);
+        assertThat(hostCodec.encode(hostCodec.decode(hostNow))).isEqualTo(hostNow);
 
         MonitoredCodec<FloodState> floodCodec = TopologyFactory.floodCodec();
         Monitored<FloodState> scope = floodCodec.decode(golden("flood-haproxy-www.json"));
