@@ -6,6 +6,7 @@ import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -36,10 +38,12 @@ import org.slf4j.LoggerFactory;
 public final class StreamApp implements AutoCloseable {
 
     public static final String STREAM_STATE = "hcwatch.stream.state";
+    public static final String THREADS_REPLACED = "hcwatch.stream.threads.replaced";
     private static final Logger LOG = LoggerFactory.getLogger(StreamApp.class);
 
     private final StreamAppConfig config;
     private final PrometheusMeterRegistry registry;
+    private final Function<TopologyConfig, Topology> topologyBuilder;
     private KafkaStreams streams;
     private final ConsumerLag inputLag = new ConsumerLag();
     private java.util.concurrent.ScheduledExecutorService lagReader;
@@ -51,8 +55,14 @@ public final class StreamApp implements AutoCloseable {
     }
 
     public StreamApp(StreamAppConfig config, PrometheusMeterRegistry registry) {
+        this(config, registry, TopologyFactory::build);
+    }
+
+    /** @param topology builds the topology from its config (tests build it over injected processors) */
+    public StreamApp(StreamAppConfig config, PrometheusMeterRegistry registry, Function<TopologyConfig, Topology> topology) {
         this.config = config;
         this.registry = registry;
+        this.topologyBuilder = topology;
     }
 
     /** Client settings tuned for throughput at low latency on a small machine (benchmarked, see README). */
@@ -95,7 +105,7 @@ public final class StreamApp implements AutoCloseable {
     public Topology topology() {
         Map<String, Object> serde = new HashMap<>(config.serdeConfig());
         serde.putIfAbsent("schema.registry.url", config.serdeConfig().get("schema.registry.url"));
-        return TopologyFactory.build(new TopologyConfig(config.topics(), config.settings(),
+        return topologyBuilder.apply(new TopologyConfig(config.topics(), config.settings(),
                 Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true, inputLag,
                 inputPartitions()));
     }
@@ -125,7 +135,11 @@ public final class StreamApp implements AutoCloseable {
 
     public synchronized void start() {
         streams = new KafkaStreams(topology(), streamsProperties(config));
+        Counter replaced = Counter.builder(THREADS_REPLACED)
+                .description("Stream threads that died of an exception and were replaced (processors catch their own: should stay 0)")
+                .register(registry);
         streams.setUncaughtExceptionHandler(e -> {
+            replaced.increment();
             LOG.error("stream thread failed; replacing it", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });

@@ -27,6 +27,7 @@ public final class PipelineMetrics {
     public static final String SKIPPED = "hcwatch.records.skipped";
     public static final String LATE = "hcwatch.records.late";
     public static final String ALERTS = "hcwatch.alerts";
+    public static final String PROCESSING_ERRORS = "hcwatch.processing.errors";
 
     static final Set<String> KNOWN_REASONS = Set.of(RejectReason.EMPTY, RejectReason.BAD_UTF8, RejectReason.FIELD_COUNT,
             RejectReason.BAD_QUOTING, RejectReason.BAD_TIMESTAMP, RejectReason.BAD_NUMBER, RejectReason.BAD_ADDRESS,
@@ -81,6 +82,12 @@ public final class PipelineMetrics {
             }
         }
         monitors.forEach(this::lateCounter);
+        for (String source : sources) {
+            processingErrorCounter("ingest-" + source);
+        }
+        for (String monitor : monitors) {
+            processingErrorCounter("monitor-" + monitor);
+        }
         return this;
     }
 
@@ -108,6 +115,19 @@ public final class PipelineMetrics {
     /** A record older than its monitor's clock minus the grace period. */
     public void late(String monitor) {
         lateCounter(monitor).increment();
+    }
+
+    /**
+     * A record, a key's step or a punctuation that threw in {@code stage} (ingest-&lt;source&gt; or
+     * monitor-&lt;kind&gt;, the processor's name): skipped and dead-lettered instead of replacing the thread.
+     */
+    public void processingError(String stage) {
+        processingErrorCounter(stage).increment();
+    }
+
+    private Counter processingErrorCounter(String stage) {
+        return counter(PROCESSING_ERRORS, "Records or keys whose processing threw: skipped and dead-lettered, by stage",
+                "stage", stage);
     }
 
     public void alert(String type, String severity, String status) {

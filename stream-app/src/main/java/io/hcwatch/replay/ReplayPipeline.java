@@ -13,6 +13,7 @@ import io.hcwatch.topology.state.WriteBehindStore;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
@@ -25,9 +26,9 @@ public final class ReplayPipeline {
 
     private final Map<Source, IngestProcessor> ingest = new EnumMap<>(Source.class);
     private final Map<Source, ReplayContext<String, Routed>> ingestContexts = new EnumMap<>(Source.class);
-    private final ReplayContext<String, Alert> fleetContext;
-    private final ReplayContext<String, Alert> hostContext;
-    private final ReplayContext<String, Alert> floodContext;
+    private final ReplayContext<String, SpecificRecord> fleetContext;
+    private final ReplayContext<String, SpecificRecord> hostContext;
+    private final ReplayContext<String, SpecificRecord> floodContext;
     private final MonitorProcessor<?> fleet;
     private final MonitorProcessor<?> host;
     private final MonitorProcessor<?> flood;
@@ -38,7 +39,13 @@ public final class ReplayPipeline {
             throw new IllegalArgumentException("replay runs on event time only; build its config with liveClock=false");
         }
         TopologyFactory.Stages stages = new TopologyFactory.Stages(config);
-        Consumer<Record<String, Alert>> toAlerts = r -> alerts.accept(r.value());
+        Consumer<Record<String, SpecificRecord>> toAlerts = r -> {
+            if (r.value() instanceof Alert a) {
+                alerts.accept(a);
+            } else {
+                deadLetters.accept((DeadLetter) r.value());
+            }
+        };
         fleetContext = monitorContext(TopologyFactory.FLEET_STORE, toAlerts);
         hostContext = monitorContext(TopologyFactory.HOST_STORE, toAlerts);
         floodContext = monitorContext(TopologyFactory.FLOOD_STORE, toAlerts);
@@ -60,15 +67,15 @@ public final class ReplayPipeline {
         }
     }
 
-    private static ReplayContext<String, Alert> monitorContext(String store, Consumer<Record<String, Alert>> out) {
-        ReplayContext<String, Alert> ctx = new ReplayContext<>(out);
+    private static ReplayContext<String, SpecificRecord> monitorContext(String store, Consumer<Record<String, SpecificRecord>> out) {
+        ReplayContext<String, SpecificRecord> ctx = new ReplayContext<>(out);
         ctx.addStore(store, WriteBehindStore.detached());
         ctx.addStore(MonitorProcessor.clockStore(store), WriteBehindStore.detached());
         return ctx;
     }
 
     @SuppressWarnings("unchecked")
-    private static void init(MonitorProcessor<?> p, ReplayContext<String, Alert> ctx) {
+    private static void init(MonitorProcessor<?> p, ReplayContext<String, SpecificRecord> ctx) {
         ((MonitorProcessor<Object>) p).init(ctx);
     }
 
@@ -98,7 +105,7 @@ public final class ReplayPipeline {
     }
 
     @SuppressWarnings("unchecked")
-    private static void deliver(MonitorProcessor<?> monitor, ReplayContext<String, Alert> ctx, Record<String, Routed> r) {
+    private static void deliver(MonitorProcessor<?> monitor, ReplayContext<String, SpecificRecord> ctx, Record<String, Routed> r) {
         ctx.advance(r.timestamp());
         ((MonitorProcessor<Object>) monitor).process(new Record<String, Envelope>(r.key(), r.value().envelope(), r.timestamp()));
     }

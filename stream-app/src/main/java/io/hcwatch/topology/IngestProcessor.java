@@ -61,6 +61,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     /** A second was sent on while routing the current record: report progress once it is held too. */
     private boolean secondsSent;
     private String upstream;
+    private final ProcessingFailures failures;
 
     /**
      * @param idleTimeout wall time without a record after which this source's partition, holding
@@ -78,6 +79,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         this.metrics = metrics;
         this.pendingStore = pendingStore;
         this.flushInterval = flushInterval;
+        this.failures = new ProcessingFailures("ingest-" + source.id(), metrics);
     }
 
     @Override
@@ -90,11 +92,15 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             pending = context.getStateStore(pendingStore);
             combiner = pending.get(PENDING_KEY);
             context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> {
-                flush(Long.MAX_VALUE);
-                if (progress != null) {
-                    progress.tick();
+                try {
+                    flush(Long.MAX_VALUE);
+                    if (progress != null) {
+                        progress.tick();
+                    }
+                    reportProgress();
+                } catch (RuntimeException e) {
+                    deadLetter(failures.failed(e, context, source.id(), null, null, -1), now);
                 }
-                reportProgress();
             });
         }
     }
@@ -111,10 +117,15 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         }
         if (result instanceof ParseResult.Ok<?> ok) {
             parsed.increment();
-            route(ok.value());
-            if (secondsSent) {
+            try {
+                route(ok.value());
+                if (secondsSent) {
+                    secondsSent = false;
+                    reportProgress();
+                }
+            } catch (RuntimeException e) {
                 secondsSent = false;
-                reportProgress();
+                deadLetter(failures.failed(e, context, source.id(), null, record.value(), record.timestamp()), record.timestamp());
             }
         } else if (result instanceof ParseResult.Rejected<?> rejected) {
             if (progress != null) {
@@ -266,6 +277,10 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
 
     private void send(Destination destination, String key, SpecificRecord r, long eventTime) {
         context.forward(new Record<>(key, Routed.to(destination, Envelope.of(r, upstream)), eventTime));
+    }
+
+    private void deadLetter(DeadLetter letter, long timestamp) {
+        context.forward(new Record<>(source.id(), Routed.dead(letter), Math.max(0, timestamp)));
     }
 
     private DeadLetter deadLetter(Record<byte[], byte[]> record, ParseResult.Rejected<?> rejected) {

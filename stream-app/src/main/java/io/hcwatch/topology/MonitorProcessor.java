@@ -6,6 +6,7 @@ import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.time.MonitorClock;
@@ -14,6 +15,7 @@ import io.hcwatch.topology.state.WriteBehindStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BiConsumer;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -23,9 +25,13 @@ import org.apache.kafka.streams.processor.api.Record;
  * Runs one kind of monitor over its keyed input: keeps each key's state in a write-behind
  * store, and lets the task's {@link MonitorClock} decide when each record reaches its key and
  * when evaluation steps run (the watermark over the upstreams' progress reports); turns the
- * lifecycle's notifications into alerts keyed by dedup_key.
+ * lifecycle's notifications into alerts keyed by dedup_key. A key whose update throws is put back
+ * as it was at the last commit and dead-lettered ({@link ProcessingFailures}); the other keys and
+ * the clock go on.
+ *
+ * <p>Sends {@link Alert}s, and {@link DeadLetter}s of what failed.
  */
-public final class MonitorProcessor<S> implements Processor<String, Envelope, String, Alert> {
+public final class MonitorProcessor<S> implements Processor<String, Envelope, String, SpecificRecord> {
 
     /** How often the wall clock is looked at (silent upstreams, silence); live only. */
     static final Duration WALL_TICK = Duration.ofMillis(250);
@@ -42,7 +48,9 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     private final Keys keys = new Keys();
     private final ClockGauges gauges;
     private final List<String> expectedUpstreams;
-    private ProcessorContext<String, Alert> context;
+    private final ProcessingFailures failures;
+    private EnvelopeSerde envelopeSerde;
+    private ProcessorContext<String, SpecificRecord> context;
     private WriteBehindStore<Monitored<S>> store;
     private WriteBehindStore<SavedClock.Entry> clockStore;
 
@@ -69,6 +77,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         this.metrics = metrics;
         this.live = live;
         this.graceMillis = time.grace().toMillis();
+        this.failures = new ProcessingFailures("monitor-" + name, metrics);
         long silent = live ? time.silentTimeout().toMillis() : 0;
         this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, silent, (int) (silent / WALL_TICK.toMillis()),
                 time.maxUpstreamLag().toMillis(), live && time.silence());
@@ -80,7 +89,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     }
 
     @Override
-    public void init(ProcessorContext<String, Alert> context) {
+    public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
         this.clockStore = context.getStateStore(clockStore(storeName));
@@ -89,7 +98,11 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         gauges.add(name, clock);
         if (live) {
             context.schedule(WALL_TICK, PunctuationType.WALL_CLOCK_TIME, wall -> {
-                clock.wallTick(wall, keys);
+                try {
+                    clock.wallTick(wall, keys);
+                } catch (RuntimeException e) {
+                    failed(e, null, null, -1);
+                }
                 clockStore.markChanged(SavedClock.HEADER);
             });
         }
@@ -102,11 +115,16 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
             return;
         }
         long wall = context.currentSystemTimeMs();
-        if (envelope.isProgress()) {
-            UpstreamProgress p = (UpstreamProgress) envelope.record();
-            clock.report(envelope.upstream(), p.getTime(), p.getIdle(), wall, keys);
-        } else if (record.key() != null) {
-            clock.offer(record.key(), envelope, record.timestamp(), wall, keys);
+        try {
+            if (envelope.isProgress()) {
+                UpstreamProgress p = (UpstreamProgress) envelope.record();
+                clock.report(envelope.upstream(), p.getTime(), p.getIdle(), wall, keys);
+            } else if (record.key() != null) {
+                clock.offer(record.key(), envelope, record.timestamp(), wall, keys);
+            }
+        } catch (RuntimeException e) {
+            // not a key's update (those are caught in Keys): the clock's own
+            failed(e, null, envelope, record.timestamp());
         }
         clockStore.markChanged(SavedClock.HEADER);
     }
@@ -121,6 +139,15 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
 
         @Override
         public void apply(String key, Envelope envelope, long time, boolean late) {
+            try {
+                applyTo(key, envelope, late);
+            } catch (RuntimeException e) {
+                store.revert(key);
+                failed(e, key, envelope, time);
+            }
+        }
+
+        private void applyTo(String key, Envelope envelope, boolean late) {
             List<?> records = envelope.records();
             Monitored<S> m = store.getForUpdate(key, k -> monitor.newKey(k, records.get(0)));
             if (late) {
@@ -151,12 +178,44 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         public void step(long at) {
             store.forEach((key, m) -> {
                 if (at > m.time.clock) {
-                    emit(monitor.reach(m, at));
-                    store.markChanged(key);
-                    changed.accept(key, m);
+                    try {
+                        emit(monitor.reach(m, at));
+                        store.markChanged(key);
+                        changed.accept(key, m);
+                    } catch (RuntimeException e) {
+                        store.revert(key);
+                        failed(e, key, null, at);
+                    }
                 }
             });
         }
+    }
+
+    private void failed(RuntimeException e, String key, Envelope envelope, long time) {
+        byte[] raw = null;
+        String source = null;
+        if (envelope != null) {
+            source = sourceOf(envelope.upstream());
+            try {
+                if (envelopeSerde == null) {
+                    envelopeSerde = new EnvelopeSerde();
+                }
+                raw = envelopeSerde.serialize(null, envelope);
+            } catch (RuntimeException unencodable) {
+                e.addSuppressed(unencodable);
+            }
+        }
+        DeadLetter letter = failures.failed(e, context, source, key, raw, time);
+        context.forward(new Record<>(key == null ? failures.stage() : key, letter, Math.max(0, time)));
+    }
+
+    /** The source of an upstream named {@code source-partition}, e.g. alb-health for alb-health-3. */
+    private static String sourceOf(String upstream) {
+        if (upstream == null) {
+            return null;
+        }
+        int dash = upstream.lastIndexOf('-');
+        return dash < 0 ? upstream : upstream.substring(0, dash);
     }
 
     private void emit(List<Notification> notifications) {

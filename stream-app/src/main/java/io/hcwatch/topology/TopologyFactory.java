@@ -6,6 +6,7 @@ import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.config.Settings;
 import io.hcwatch.alert.KeyMonitor;
 import io.hcwatch.alert.LifecycleSettings;
+import io.hcwatch.detect.Detection;
 import io.hcwatch.detect.fleet.FleetDetection;
 import io.hcwatch.detect.fleet.FleetSettings;
 import io.hcwatch.detect.fleet.FleetState;
@@ -32,6 +33,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -66,6 +69,11 @@ public final class TopologyFactory {
 
     public static Topology build(TopologyConfig config) {
         return build(config, new Stages(config)).build(builderProperties());
+    }
+
+    /** The topology over the given processors (tests inject a detection there). */
+    public static Topology build(Stages stages) {
+        return build(stages.config, stages).build(builderProperties());
     }
 
     static StreamsBuilder build(TopologyConfig config, Stages stages) {
@@ -114,18 +122,28 @@ public final class TopologyFactory {
                 toMonitors.merge(d, envelopesOut, (a, b) -> a.merge(b, Named.as("merge-" + name + "-" + s.id())));
             }
         }
-        KStream<String, Alert> fleetAlerts = repartition(toMonitors.get(Destination.FLEET), "fleet", envelopes)
+        KStream<String, SpecificRecord> fleetAlerts = repartition(toMonitors.get(Destination.FLEET), "fleet", envelopes)
                 .process(stages::fleet, Named.as("monitor-fleet"), FLEET_STORE, MonitorProcessor.clockStore(FLEET_STORE));
-        KStream<String, Alert> hostAlerts = repartition(toMonitors.get(Destination.HOST), "host", envelopes)
+        KStream<String, SpecificRecord> hostAlerts = repartition(toMonitors.get(Destination.HOST), "host", envelopes)
                 .process(stages::host, Named.as("monitor-host"), HOST_STORE, MonitorProcessor.clockStore(HOST_STORE));
-        KStream<String, Alert> floodAlerts = repartition(toMonitors.get(Destination.FLOOD), "flood", envelopes)
+        KStream<String, SpecificRecord> floodAlerts = repartition(toMonitors.get(Destination.FLOOD), "flood", envelopes)
                 .process(stages::flood, Named.as("monitor-flood"), FLOOD_STORE, MonitorProcessor.clockStore(FLOOD_STORE));
         // One task runs all three monitors (their alert streams merge): each keeps its own clock over the
         // upstreams that pace it (MonitorClock), not the task's stream time, so one monitor's lagging
         // input is not skipped. Three tasks instead measured ~25% more CPU per record on the live path.
-        fleetAlerts.merge(hostAlerts, Named.as("merge-alerts-host"))
+        Map<String, KStream<String, SpecificRecord>> monitorOut = fleetAlerts.merge(hostAlerts, Named.as("merge-alerts-host"))
                 .merge(floodAlerts, Named.as("merge-alerts-flood"))
+                .split(Named.as("monitor-out-"))
+                .branch((k, v) -> v instanceof DeadLetter, Branched.as("dead"))
+                .defaultBranch(Branched.as("alerts"));
+        monitorOut.get("monitor-out-alerts")
+                .mapValues(v -> (Alert) v, Named.as("monitor-alerts"))
                 .to(config.topics().alerts(), Produced.with(Serdes.String(), alertSerde).withName("write-alerts"));
+        // what a monitor failed on, so a bad key is reported instead of replacing the stream thread
+        monitorOut.get("monitor-out-dead")
+                .mapValues(v -> (DeadLetter) v, Named.as("monitor-dead-letters"))
+                .to(config.topics().deadLetters(), Produced.with(Serdes.String(), deadLetterSerde)
+                        .withName("write-dead-letters-monitors"));
         return builder;
     }
 
@@ -184,6 +202,11 @@ public final class TopologyFactory {
         private final ClockGauges clockGauges;
 
         public Stages(TopologyConfig config) {
+            this(config, UnaryOperator.identity());
+        }
+
+        /** @param fleetDetection wraps the fleet monitor's detection (tests: a detector that fails) */
+        public Stages(TopologyConfig config, UnaryOperator<Detection<FleetState>> fleetDetection) {
             this.config = config;
             Settings settings = config.settings();
             this.metrics = new PipelineMetrics(config.meterRegistry()).initialize(
@@ -192,7 +215,8 @@ public final class TopologyFactory {
             LifecycleSettings lifecycle = LifecycleSettings.from(settings);
             this.time = TimeSettings.from(settings);
             long step = time.step().toMillis();
-            this.fleetMonitor = new KeyMonitor<>(new FleetDetection(FleetSettings.from(settings)), lifecycle, step);
+            this.fleetMonitor = new KeyMonitor<>(fleetDetection.apply(new FleetDetection(FleetSettings.from(settings))), lifecycle,
+                    step);
             this.slotMonitor = new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step);
             this.floodMonitor = new KeyMonitor<>(new FloodDetection(FloodSettings.from(settings)), lifecycle, step);
             this.alertFactory = new AlertFactory(lifecycle.runbookBase());

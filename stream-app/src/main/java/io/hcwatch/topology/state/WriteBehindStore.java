@@ -93,6 +93,24 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
         }
     }
 
+    /**
+     * Forgets what was done to {@code key} since the last commit, when an update failed half-way: the
+     * object is read again from the changelogged store (gone if it was never committed). A detached
+     * store keeps no copy: its object stays as the failed update left it.
+     */
+    public void revert(String key) {
+        if (inner == null) {
+            return;
+        }
+        live.remove(key);
+        dirty.remove(key);
+        byte[] bytes = inner.get(Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        if (bytes != null) {
+            live.put(key, codec.decode(bytes));
+            stored.add(key);
+        }
+    }
+
     public void delete(String key) {
         live.remove(key);
         if (allLoaded && !stored.contains(key)) {
