@@ -9,15 +9,11 @@ import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.config.Settings;
-import io.hcwatch.detect.Detection;
-import io.hcwatch.detect.Detector;
-import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -49,47 +45,6 @@ class FailingDetectorTest {
     private TestOutputTopic<String, DeadLetter> deadLetters;
     private final SpecificAvroSerde<HealthCheckResult> healthSerde = SpecificAvroSerde.forValues(HealthCheckResult.class, serdeConfig);
 
-    /** Throws whenever it judges {@link #BAD}, as a detector with a bug for one group's data would. */
-    static final class ThrowsOnOneGroup implements Detection<FleetState> {
-        private final Detection<FleetState> real;
-
-        ThrowsOnOneGroup(Detection<FleetState> real) {
-            this.real = real;
-        }
-
-        @Override
-        public FleetState newState(String key, Object first) {
-            return real.newState(key, first);
-        }
-
-        @Override
-        public void apply(FleetState state, Object record, long now) {
-            real.apply(state, record, now);
-        }
-
-        @Override
-        public void step(FleetState state, long at) {
-            real.step(state, at);
-        }
-
-        @Override
-        public void stepped(FleetState state, long at) {
-            real.stepped(state, at);
-        }
-
-        @Override
-        public List<Detector<FleetState>> detectors() {
-            List<Detector<FleetState>> all = new ArrayList<>(real.detectors());
-            all.add((state, now) -> {
-                if (BAD.equals(state.targetGroup)) {
-                    throw new IllegalStateException("injected failure judging " + state.targetGroup);
-                }
-                return List.of();
-            });
-            return all;
-        }
-    }
-
     private void start(Decoder healthDecoder) {
         Map<Source, Decoder> decoders = new EnumMap<>(Source.class);
         for (Source s : Source.values()) {
@@ -101,7 +56,7 @@ class FailingDetectorTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "hcwatch-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(TopologyFactory.build(new TopologyFactory.Stages(config, ThrowsOnOneGroup::new)), props);
+        driver = new TopologyTestDriver(TopologyFactory.build(new TopologyFactory.Stages(config, real -> new ThrowsOnOneGroup(real, BAD))), props);
         health = driver.createInputTopic("health-check-results", Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
         alerts = driver.createOutputTopic("alerts", Serdes.String().deserializer(),
                 SpecificAvroSerde.forValues(Alert.class, serdeConfig).deserializer());
