@@ -2,7 +2,7 @@ package io.hcwatch.detect;
 
 import java.util.Locale;
 
-/** The alert types of SPEC section 3; {@link #id()} is the stable identifier on the wire. */
+/** The alert types; {@link #id()} is the stable identifier on the wire. */
 public enum AlertType {
     CORRELATED_FAILURE,
     ZONAL_FAILURE,
@@ -13,7 +13,9 @@ public enum AlertType {
     CLIENT_FLOOD,
     FAIL_OPEN_ROUTING,
     DNS_FAILOVER,
-    NO_HEALTHY_TARGETS;
+    NO_HEALTHY_TARGETS,
+    /** hcwatch's own input from one host or load balancer stopped (not a load-balancer condition). */
+    TELEMETRY_GAP;
 
     public String id() {
         return name().toLowerCase(Locale.ROOT);

@@ -29,9 +29,11 @@ public final class ReplayPipeline {
     private final ReplayContext<String, SpecificRecord> fleetContext;
     private final ReplayContext<String, SpecificRecord> hostContext;
     private final ReplayContext<String, SpecificRecord> floodContext;
+    private final ReplayContext<String, SpecificRecord> feedContext;
     private final MonitorProcessor<?> fleet;
     private final MonitorProcessor<?> host;
     private final MonitorProcessor<?> flood;
+    private final MonitorProcessor<?> feed;
     private long offset;
 
     public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters) {
@@ -49,12 +51,15 @@ public final class ReplayPipeline {
         fleetContext = monitorContext(TopologyFactory.FLEET_STORE, toAlerts);
         hostContext = monitorContext(TopologyFactory.HOST_STORE, toAlerts);
         floodContext = monitorContext(TopologyFactory.FLOOD_STORE, toAlerts);
+        feedContext = monitorContext(TopologyFactory.FEED_STORE, toAlerts);
         fleet = stages.fleet();
         host = stages.host();
         flood = stages.flood();
+        feed = stages.feed();
         init(fleet, fleetContext);
         init(host, hostContext);
         init(flood, floodContext);
+        init(feed, feedContext);
         for (Source s : Source.values()) {
             ReplayContext<String, Routed> ctx = new ReplayContext<>(r -> route(r, deadLetters));
             if (s.holdsPending()) {
@@ -101,6 +106,7 @@ public final class ReplayPipeline {
             case FLEET -> deliver(fleet, fleetContext, r);
             case HOST -> deliver(host, hostContext, r);
             case FLOOD -> deliver(flood, floodContext, r);
+            case FEED -> deliver(feed, feedContext, r);
         }
     }
 

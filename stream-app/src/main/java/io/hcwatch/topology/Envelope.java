@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.avro.internal.ClientTraffic;
+import io.hcwatch.avro.internal.FeedSeen;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
@@ -35,7 +36,9 @@ public record Envelope(Kind kind, Object record, String upstream) {
         /** Not telemetry: the upstream's report of how far it has got (see {@link io.hcwatch.time.MonitorClock}). */
         PROGRESS(8, UpstreamProgress.getClassSchema()),
         /** A target named by a health check that did not parse: known to exist, state unknown. */
-        TARGET_SEEN(9, TargetSeen.getClassSchema());
+        TARGET_SEEN(9, TargetSeen.getClassSchema()),
+        /** A feed (source and host or load balancer) sent data: for the feed monitor. */
+        FEED_SEEN(10, FeedSeen.getClassSchema());
 
         final byte tag;
         final Schema schema;
@@ -112,6 +115,8 @@ public record Envelope(Kind kind, Object record, String upstream) {
             return Kind.CLIENT_TRAFFIC;
         } else if (record instanceof TargetSeen) {
             return Kind.TARGET_SEEN;
+        } else if (record instanceof FeedSeen) {
+            return Kind.FEED_SEEN;
         }
         throw new IllegalArgumentException("no envelope kind for " + record.getClass().getName());
     }

@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.avro.internal.ClientTraffic;
+import io.hcwatch.avro.internal.FeedSeen;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
@@ -41,6 +42,7 @@ final class EventTimes {
             case HEALTH_CHECKS -> Arrays.stream(each(e)).max().orElse(Long.MIN_VALUE);
             case PROGRESS -> ((UpstreamProgress) e.record()).getTime();
             case TARGET_SEEN -> ((TargetSeen) e.record()).getTs();
+            case FEED_SEEN -> ((FeedSeen) e.record()).getTs();
         };
     }
 }

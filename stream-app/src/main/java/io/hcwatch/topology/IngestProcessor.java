@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.avro.internal.ClientTraffic;
+import io.hcwatch.avro.internal.FeedSeen;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.TargetTraffic;
@@ -10,6 +11,7 @@ import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.detect.feed.FeedDetection;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
@@ -21,7 +23,9 @@ import io.hcwatch.traffic.TrafficCombiner;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -62,6 +66,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private boolean secondsSent;
     private String upstream;
     private final ProcessingFailures failures;
+    /** Per feed (host or load balancer) of this partition, the newest second reported to the feed monitor. */
+    private final Map<String, Long> feedSeconds = new HashMap<>();
 
     /**
      * @param idleTimeout wall time without a record after which this source's partition, holding
@@ -249,8 +255,12 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         for (SpecificRecord s : summaries) {
             if (s instanceof TargetTraffic t) {
                 send(Destination.FLEET, t.getTargetGroup(), t, t.getBucketStart());
+                if (source == Source.ALB) {
+                    feedSeen(t.getLb(), t.getBucketStart());
+                }
             } else if (s instanceof HaproxyTraffic h) {
                 send(Destination.HOST, h.getHost(), h, h.getBucketStart());
+                feedSeen(h.getHost(), h.getBucketStart());
             } else if (s instanceof ClientTraffic c) {
                 send(Destination.FLOOD, c.getPlatform() + "/" + c.getScope(), c, c.getBucketStart());
             }
@@ -272,7 +282,31 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
 
     private void sendChecks(List<HealthCheckResult> batch) {
         Envelope checks = Envelope.checks(batch, upstream);
-        context.forward(new Record<>(batch.get(0).getTargetGroup(), Routed.to(Destination.FLEET, checks), EventTimes.of(checks)));
+        long time = EventTimes.of(checks);
+        context.forward(new Record<>(batch.get(0).getTargetGroup(), Routed.to(Destination.FLEET, checks), time));
+        if (source == Source.HEALTH || source == Source.ALB_HEALTH) {
+            HealthCheckResult first = batch.get(0);
+            // ALB's health-check log lines name the target group only
+            feedSeen(first.getLb() != null ? first.getLb() : first.getTargetGroup(), time);
+        }
+    }
+
+    /**
+     * Tells the feed monitor that this source's feed from {@code name} (an HAProxy host, a load
+     * balancer) sent data up to {@code time}, at most once per second of it: telemetry_gap notices
+     * when a feed that was sending stops.
+     */
+    private void feedSeen(String name, long time) {
+        if (name == null || !source.paces().contains(Destination.FEED)) {
+            return;
+        }
+        long second = Math.floorDiv(time, 1000) * 1000;
+        Long last = feedSeconds.get(name);
+        if (last != null && last >= second) {
+            return;
+        }
+        feedSeconds.put(name, second);
+        send(Destination.FEED, FeedDetection.key(source.id(), name), new FeedSeen(source.id(), name, time), time);
     }
 
     private void send(Destination destination, String key, SpecificRecord r, long eventTime) {

@@ -6,7 +6,7 @@ import io.hcwatch.avro.v1.DeadLetter;
 public record Routed(Destination destination, Envelope envelope, DeadLetter deadLetter) {
 
     /** The monitors, each keyed differently, and the dead-letter topic. */
-    public enum Destination { FLEET, HOST, FLOOD, DEAD_LETTER }
+    public enum Destination { FLEET, HOST, FLOOD, FEED, DEAD_LETTER }
 
     public static Routed to(Destination destination, Envelope envelope) {
         return new Routed(destination, envelope, null);

@@ -6,10 +6,10 @@ import java.util.Set;
 
 /** The inputs of SPEC section 2; {@link #id()} names them in dead letters, metrics and replay flags. */
 public enum Source {
-    ALB("alb", EnumSet.of(Destination.FLEET, Destination.FLOOD)),
-    ALB_HEALTH("alb-health", EnumSet.of(Destination.FLEET)),
-    HAPROXY("haproxy", EnumSet.of(Destination.FLEET, Destination.HOST, Destination.FLOOD)),
-    HEALTH("health", EnumSet.of(Destination.FLEET)),
+    ALB("alb", EnumSet.of(Destination.FLEET, Destination.FLOOD, Destination.FEED)),
+    ALB_HEALTH("alb-health", EnumSet.of(Destination.FLEET, Destination.FEED)),
+    HAPROXY("haproxy", EnumSet.of(Destination.FLEET, Destination.HOST, Destination.FLOOD, Destination.FEED)),
+    HEALTH("health", EnumSet.of(Destination.FLEET, Destination.FEED)),
     CONFIG("config", EnumSet.noneOf(Destination.class));
 
     private final String id;

@@ -1,0 +1,47 @@
+package io.hcwatch.detect.feed;
+
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Detector;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Fmt;
+import io.hcwatch.detect.Scope;
+import io.hcwatch.detect.Severity;
+import java.util.List;
+
+/**
+ * telemetry_gap: a feed that was sending has sent nothing for longer than its source's normal
+ * delay (gap.after). Judged on the feed monitor's clock, which other feeds move on and which
+ * follows the wall clock when every feed is silent: a shipper that stops looks like a quiet,
+ * healthy fleet to every other detector. Clears as soon as data of a recent enough time arrives.
+ */
+public final class TelemetryGapDetector implements Detector<FeedState> {
+
+    private final GapSettings settings;
+
+    public TelemetryGapDetector(GapSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public List<Finding> judge(FeedState s, long now) {
+        long after = settings.afterMillis(s.source);
+        long silent = now - s.lastSeen;
+        if (after <= 0 || silent <= after) {
+            return List.of();
+        }
+        boolean host = "haproxy".equals(s.source);
+        Scope scope = host ? new Scope(null, null, null, s.name, null, null) : new Scope(s.name, null, null, null, null, null);
+        String summary = String.format("no %s telemetry from %s %s for %s (its normal delay is at most %s)",
+                s.source, host ? "host" : "load balancer", s.name, Fmt.duration(silent), Fmt.duration(after));
+        return List.of(new Finding(AlertType.TELEMETRY_GAP, AlertType.TELEMETRY_GAP.id() + "/" + FeedDetection.key(s.source, s.name),
+                Severity.ERROR, scope, summary,
+                Finding.newDetails()
+                        .put("source", s.source)
+                        .put(host ? "host" : "lb", s.name)
+                        .put("last_seen", Fmt.instant(s.lastSeen))
+                        .put("silent_for", Fmt.duration(silent))
+                        .put("gap_after", Fmt.duration(after))
+                        .build(),
+                s.lastSeen, now));
+    }
+}

@@ -1,0 +1,95 @@
+package io.hcwatch.detect.feed;
+
+import static io.hcwatch.detect.Judging.assertFinding;
+import static io.hcwatch.detect.Judging.judgePurely;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hcwatch.avro.internal.FeedSeen;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.AlertType;
+import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Severity;
+import io.hcwatch.topology.TopologyFactory;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * telemetry_gap: a feed (one source from one host or load balancer) that was sending and has
+ * been silent for longer than its source's gap.after, judged at explicit times of the feed
+ * monitor's clock. Defaults: haproxy 30 s, alb and alb-health 10 min (two 5-minute S3 deliveries),
+ * health not watched.
+ */
+class TelemetryGapDetectorTest {
+
+    private static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
+
+    private static FeedState feed(String source, String name, String seenAt) {
+        FeedDetection detection = new FeedDetection(GapSettings.from(Settings.defaults()));
+        FeedState state = null;
+        for (String at : seenAt.split(" ")) {
+            FeedSeen seen = new FeedSeen(source, name, T0 + Long.parseLong(at));
+            if (state == null) {
+                state = detection.newState(FeedDetection.key(source, name), seen);
+            } else {
+                detection.apply(state, seen, seen.getTs());
+            }
+        }
+        return state;
+    }
+
+    private static List<Finding> judge(GapSettings settings, FeedState state, long now) {
+        return judgePurely(new TelemetryGapDetector(settings), state, now, TopologyFactory.feedCodec());
+    }
+
+    @ParameterizedTest(name = "{0} seen at T0+{1}ms, judged at T0+{2}ms, gap.after {3} -> fires {4}: {5}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            # source   | seen at (ms)        | judged at | gap.after     | fires | why
+            haproxy    | 0 1000 2000         | 32000     | -             | false | silent exactly 30 s: not longer than its delay
+            haproxy    | 0 1000 2000         | 32001     | -             | true  | silent longer than 30 s
+            haproxy    | 0 1000 40000        | 60000     | -             | false | it came back: silent 20 s
+            haproxy    | 0 40000 1000        | 60000     | -             | false | a late second does not move the feed back
+            haproxy    | 0                   | 45000     | haproxy=1m    | false | its own longer delay
+            haproxy    | 0                   | 45000     | haproxy=0s    | false | not watched
+            alb        | 0 300000            | 900000    | -             | false | one 5-minute delivery late: silent 10 min exactly
+            alb        | 0 300000            | 900001    | -             | true  | two deliveries missed
+            alb-health | 0                   | 600001    | -             | true  | ALB health-check logs: also 10 min
+            alb-health | 0                   | 120000    | alb-health=1m | true  | a shorter delay set for this source alone
+            health     | 0                   | 86400000  | -             | false | pushed results come on changes only: not watched by default
+            health     | 0                   | 61000     | health=1m     | true  | watched when set
+            """)
+    void aFeedIsStoppedWhenSilentForLongerThanItsSourcesDelay(String source, String seenAt, long judgedAt, String after,
+                                                            boolean fires, String why) {
+        Settings settings = after == null ? Settings.defaults() : Settings.defaults().with(Map.of("gap.after", after));
+        assertThat(judge(GapSettings.from(settings), feed(source, "lb1", seenAt), T0 + judgedAt)).as(why)
+                .hasSize(fires ? 1 : 0);
+    }
+
+    @Test
+    void aSilentHostIsScopedBySourceAndHostAndSaysForHowLong() {
+        List<Finding> found = judge(GapSettings.from(Settings.defaults()), feed("haproxy", "lb7", "0 2000"), T0 + 95_000);
+        assertThat(found).singleElement().satisfies(f -> {
+            assertFinding(f, AlertType.TELEMETRY_GAP, Severity.ERROR, "telemetry_gap/haproxy/lb7", T0 + 2_000, T0 + 95_000);
+            assertThat(f.scope().host()).isEqualTo("lb7");
+            assertThat(f.scope().lb()).isNull();
+            assertThat(f.summary()).isEqualTo("no haproxy telemetry from host lb7 for 1m33s (its normal delay is at most 30s)");
+            assertThat(f.details()).containsEntry("source", "haproxy").containsEntry("host", "lb7")
+                    .containsEntry("last_seen", "2026-03-03T14:30:02Z").containsEntry("gap_after", "30s");
+        });
+    }
+
+    @Test
+    void aSilentLoadBalancerIsScopedByItsName() {
+        List<Finding> found = judge(GapSettings.from(Settings.defaults()), feed("alb", "app/prod-web/50dc6c495c0c9188", "0"),
+                T0 + 720_000);
+        assertThat(found).singleElement().satisfies(f -> {
+            assertThat(f.dedupKey()).isEqualTo("telemetry_gap/alb/app/prod-web/50dc6c495c0c9188");
+            assertThat(f.scope().lb()).isEqualTo("app/prod-web/50dc6c495c0c9188");
+            assertThat(f.summary()).isEqualTo(
+                    "no alb telemetry from load balancer app/prod-web/50dc6c495c0c9188 for 12m (its normal delay is at most 10m)");
+        });
+    }
+}

@@ -1,0 +1,92 @@
+package io.hcwatch.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.avro.v1.HaproxyLogFormat;
+import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.config.Settings;
+import io.hcwatch.parse.HaproxyLineFormat;
+import io.hcwatch.registry.InMemorySchemaRegistry;
+import io.hcwatch.serde.SpecificAvroSerde;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Through the whole topology on event time: of two HAProxy hosts logging to the same partition,
+ * one stops for 90 s while the other goes on; the feed monitor raises telemetry_gap for the
+ * silent one, scoped by source and host, and resolves it when its logs come back.
+ */
+class TelemetryGapTopologyTest {
+
+    private static final String SCOPE = "telemetry-gap-topology-test";
+    private static final Instant T0 = Instant.parse("2026-03-03T14:30:00Z");
+    private final Map<String, Object> serdeConfig = Map.of("schema.registry.url", "mock://" + SCOPE);
+    private final Topics topics = Topics.defaults();
+    private final HaproxyLineFormat format = new HaproxyLineFormat();
+    private TopologyTestDriver driver;
+
+    @AfterEach
+    void stop() {
+        driver.close();
+        InMemorySchemaRegistry.dropScope(SCOPE);
+    }
+
+    private void request(TestInputTopic<byte[], byte[]> haproxy, String host, Instant ts) {
+        HaproxyRequest r = HaproxyRequest.newBuilder().setFormat(HaproxyLogFormat.http).setTs(ts).setHost(host)
+                .setProcess("haproxy").setPid(4242).setClientIp("198.51.100.10").setClientPort(40_000)
+                .setFrontend("www").setBackend("app").setServer("web1").setTr(0).setTw(0).setTc(1)
+                .setTrServer(20).setTa(30).setStatusCode(200).setBytesRead(1200L).setTerminationState("----")
+                .setActconn(10).setFeconn(10).setBeconn(5).setSrvConn(2)
+                .setRetries(0).setSrvQueue(0).setBackendQueue(0).setHttpMethod("GET").setHttpUri("/")
+                .setHttpVersion("HTTP/1.1").build();
+        haproxy.pipeInput(null, format.format(r).getBytes(StandardCharsets.UTF_8), ts);
+    }
+
+    @Test
+    void aHostWhoseLogsStopWhileAnotherGoesOnRaisesTelemetryGapUntilTheyReturn() {
+        Settings settings = Settings.defaults().with(Map.of("alert.cool-down", "0s"));
+        TopologyConfig config = new TopologyConfig(topics, settings,
+                Decoders.standard(topics, serdeConfig, Clock.fixed(T0, ZoneOffset.UTC)), serdeConfig, new SimpleMeterRegistry(), false);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "hcwatch-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(TopologyFactory.build(config), props);
+        TestInputTopic<byte[], byte[]> haproxy = driver.createInputTopic(topics.input(Source.HAPROXY),
+                Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+
+        for (int second = 0; second < 240; second++) {
+            Instant ts = T0.plusSeconds(second).plusMillis(200);
+            request(haproxy, "lb1", ts);
+            if (second < 60 || second >= 150) {
+                request(haproxy, "lb2", ts.plusMillis(100));
+            }
+        }
+        driver.advanceWallClockTime(settings.duration("combine.flush-interval"));
+
+        List<Alert> gaps = driver.createOutputTopic(topics.alerts(), Serdes.String().deserializer(),
+                        SpecificAvroSerde.forValues(Alert.class, serdeConfig).deserializer()).readValuesToList().stream()
+                .filter(a -> a.getType().equals("telemetry_gap")).toList();
+        // lb2's last second before the stop is 14:30:59; silent longer than 30 s at the step of 14:31:30
+        assertThat(gaps).extracting(Alert::getDedupKey, Alert::getStatus, Alert::getEventTime).containsExactly(
+                tuple("telemetry_gap/haproxy/lb2", AlertStatus.firing, T0.plusSeconds(90)),
+                tuple("telemetry_gap/haproxy/lb2", AlertStatus.resolved, T0.plusSeconds(170)));
+        assertThat(gaps.get(0).getScope().getHost()).isEqualTo("lb2");
+        assertThat(gaps.get(0).getDetails()).containsEntry("source", "haproxy").containsEntry("last_seen", "2026-03-03T14:30:59Z");
+        assertThat(gaps.get(0).getRunbookUrl()).endsWith("/runbooks/telemetry-gap.md");
+    }
+}
