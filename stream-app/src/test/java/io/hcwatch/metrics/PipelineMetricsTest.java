@@ -22,7 +22,11 @@ class PipelineMetricsTest {
         assertThat(registry.find(PipelineMetrics.LATE).tag("monitor", "fleet").counter()).isNotNull();
         assertThat(registry.find(PipelineMetrics.ALERTS).tags("type", "correlated_failure", "severity", "critical",
                 "status", "firing").counter()).isNotNull();
-        assertThat(registry.find(PipelineMetrics.ALERTS).counters()).hasSize(2 * 14);
+        // one (type, severity) pair per severity a type can have: 15, firing and resolved each
+        assertThat(registry.find(PipelineMetrics.ALERTS).counters()).hasSize(2 * 15);
+        assertThat(registry.find(PipelineMetrics.PROCESSING_ERRORS).counters())
+                .extracting(c -> c.getId().getTag("stage"))
+                .containsExactlyInAnyOrder("ingest-alb", "ingest-haproxy", "monitor-fleet");
     }
 
     @Test
