@@ -83,6 +83,8 @@ public final class Settings {
             new Setting("no-healthy.min-503", INT, "5", "ALB 503s with target '-' in a step that mean no target at all."),
             new Setting("gap.after", DURATIONS_BY_NAME, "haproxy=30s,alb=10m,alb-health=10m",
                     "telemetry_gap: silence per source (alb, alb-health, haproxy, health) after which a host's or load balancer's feed that was sending is stopped; a source not listed is not watched (health: the collectors send changes only)."),
+            new Setting("gap.usual-multiple", DOUBLE, "3",
+                    "telemetry_gap: a feed may also be silent this many times its longest normal silence of the last hour or two (a quiet host at night)."),
             new Setting("diagnosis.fast-failure-ratio", FRACTION, "0.50",
                     "Failing checks faster than this share of the timeout count as fast, identical failures."),
             new Setting("diagnosis.traffic-success", FRACTION, "0.90",

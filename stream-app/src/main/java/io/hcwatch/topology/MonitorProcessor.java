@@ -142,7 +142,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
             try {
                 applyTo(key, envelope, late);
             } catch (RuntimeException e) {
-                store.revert(key);
+                revert(key, e);
                 failed(e, key, envelope, time);
             }
         }
@@ -183,11 +183,20 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
                         store.markChanged(key);
                         changed.accept(key, m);
                     } catch (RuntimeException e) {
-                        store.revert(key);
+                        revert(key, e);
                         failed(e, key, null, at);
                     }
                 }
             });
+        }
+    }
+
+    /** Puts the key back as committed; a state that cannot even be read back (a newer layout) stays as stored. */
+    private void revert(String key, RuntimeException cause) {
+        try {
+            store.revert(key);
+        } catch (RuntimeException unreadable) {
+            cause.addSuppressed(unreadable);
         }
     }
 

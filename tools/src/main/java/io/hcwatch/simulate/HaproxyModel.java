@@ -315,7 +315,7 @@ final class HaproxyModel {
         f.connections.add(accept + hold + idle);
         r.setFeconn(f.connections.size());
         r.setActconn(h.actconn());
-        w.writeHaproxy(accept, format.format(r));
+        w.writeHaproxy(h.name, accept, format.format(r));
     }
 
     /** Passes the request to a server of the frontend's backend; returns how long the connection stays busy. */
@@ -455,12 +455,12 @@ final class HaproxyModel {
         if (s.health != before || s.up != wasUp) {
             HealthCheckResult r = checkResult(h, be, s, done, outcome, (int) duration, code, reason);
             int progress = s.up ? s.health - RISE + 1 : s.health;
-            w.writeHaproxy(done, format.healthCheck(r, progress));
+            w.writeHaproxy(h.name, done, format.healthCheck(r, progress));
             if (s.up != wasUp) {
                 r.setActiveServersLeft(be.up());
-                w.writeHaproxy(done, format.serverState(r, 0));
+                w.writeHaproxy(h.name, done, format.serverState(r, 0));
                 if (!s.up && be.up() == 0) {
-                    w.writeHaproxy(done, format.noServerAvailable(new BackendEvent(Instant.ofEpochMilli(done), "haproxy",
+                    w.writeHaproxy(h.name, done, format.noServerAvailable(new BackendEvent(Instant.ofEpochMilli(done), "haproxy",
                             h.name, be.name, BackendEventKind.no_server_available, null)));
                 }
             }

@@ -202,6 +202,32 @@ public enum Scenario {
         }
     },
 
+    SHIPPER_STOPS("shipper-stops", List.of("telemetry-gap"), DemoCut.of(2, 8, 15),
+            "rsyslog on lb2 stops shipping HAProxy's logs at the onset (its omkafka action suspended): HAProxy goes on"
+                    + " serving and logging, but nothing of lb2 reaches Kafka, so every detector sees a quiet, healthy lb2."
+                    + " The shipper is restarted 6 minutes later; what it held in memory is lost.",
+            "not a load-balancer incident: a monitoring blind spot that looks exactly like a healthy host",
+            Map.of()) {
+        @Override
+        public ScenarioParams defaults() {
+            return base().withDuration(Duration.ofMinutes(15)).withOnset(Duration.ofMinutes(5));
+        }
+
+        @Override
+        void configure(World w) {
+            long onset = w.onset();
+            w.at(onset, () -> w.stoppedShippers.add("lb2"));
+            w.at(onset + 6 * 60_000L, () -> w.stoppedShippers.remove("lb2"));
+        }
+
+        @Override
+        public List<ExpectedAlert> expectations(ScenarioParams p) {
+            // 30 s of silence (gap.after haproxy) and the evaluation step that sees it
+            return List.of(expect("telemetry_gap", Duration.ofSeconds(60), Map.of("host", "lb2"), Map.of("source", "haproxy"),
+                    "lb2's logs stop reaching Kafka while the other hosts' go on"));
+        }
+    },
+
     BASELINE("baseline", List.of(), DemoCut.whole(900), // a day in about a minute and a half
             "24 hours of healthy traffic: a daily load curve, single targets failing a check or two or dropping out for a"
                     + " minute, occasional slow checks, HAProxy hosts losing a check to a network hiccup, two rolling"

@@ -30,6 +30,8 @@ final class World {
     final Dice noiseDice;
     final AlbModel alb;
     final HaproxyModel haproxy;
+    /** HAProxy hosts whose log shipper (rsyslog) is stopped: they serve and log, nothing is shipped. */
+    final java.util.Set<String> stoppedShippers = new java.util.HashSet<>();
     /** Load relative to the top of the curve, by event time. */
     LongToDoubleFunction load = t -> 1.0;
 
@@ -104,7 +106,10 @@ final class World {
         engine.emit(Source.ALB, ts, null, line);
     }
 
-    void writeHaproxy(long ts, String line) {
-        engine.emit(Source.HAPROXY, ts, null, line);
+    /** What HAProxy on {@code host} logs; nothing reaches Kafka while the host's shipper is stopped. */
+    void writeHaproxy(String host, long ts, String line) {
+        if (!stoppedShippers.contains(host)) {
+            engine.emit(Source.HAPROXY, ts, null, line);
+        }
     }
 }

@@ -11,9 +11,11 @@ import java.util.List;
  */
 public final class FeedDetection implements Detection<FeedState> {
 
+    private final GapSettings settings;
     private final List<Detector<FeedState>> detectors;
 
     public FeedDetection(GapSettings settings) {
+        this.settings = settings;
         this.detectors = List.of(new TelemetryGapDetector(settings));
     }
 
@@ -30,7 +32,7 @@ public final class FeedDetection implements Detection<FeedState> {
 
     @Override
     public void apply(FeedState state, Object record, long now) {
-        state.seen(seen(record).getTs());
+        state.seen(seen(record).getTs(), settings.allowedSilence(state));
     }
 
     private static FeedSeen seen(Object record) {

@@ -1,13 +1,24 @@
 package io.hcwatch.detect.feed;
 
-/** One feed: one source from one HAProxy host or load balancer, and the event time it last sent. */
+/**
+ * One feed: one source from one HAProxy host or load balancer, the event time it last sent, and
+ * the longest silences between its data that were normal (not themselves gaps), over this hour
+ * and the one before (of event time): a host that logs one request a minute at night has minute-long
+ * silences that mean nothing.
+ */
 public final class FeedState {
+
+    static final long HOUR = 3_600_000L;
 
     public String source;
     public String name;
     /** Event time of the feed's first and newest data (epoch ms). */
     public long firstSeen;
     public long lastSeen;
+    /** Start of the hour {@link #usualGapThisHour} covers; the hour before is in {@link #usualGapLastHour}. */
+    public long hourStart;
+    public long usualGapThisHour;
+    public long usualGapLastHour;
 
     public FeedState() {
     }
@@ -18,12 +29,34 @@ public final class FeedState {
         s.name = name;
         s.firstSeen = seen;
         s.lastSeen = seen;
+        s.hourStart = Math.floorDiv(seen, HOUR) * HOUR;
         return s;
     }
 
-    /** Data of {@code time} arrived; what comes late does not move the feed back. */
-    public void seen(long time) {
-        lastSeen = Math.max(lastSeen, time);
+    /** The longest normal silence of the last one to two hours. */
+    public long usualGap() {
+        return Math.max(usualGapThisHour, usualGapLastHour);
+    }
+
+    /**
+     * Data of {@code time} arrived. What comes late does not move the feed back; a silence up to
+     * {@code allowed} (the silence that would have been a gap) is remembered as normal for this feed.
+     */
+    public void seen(long time, long allowed) {
         firstSeen = Math.min(firstSeen, time);
+        if (time <= lastSeen) {
+            return;
+        }
+        long hour = Math.floorDiv(time, HOUR) * HOUR;
+        if (hour > hourStart) {
+            usualGapLastHour = hour == hourStart + HOUR ? usualGapThisHour : 0;
+            usualGapThisHour = 0;
+            hourStart = hour;
+        }
+        long silence = time - lastSeen;
+        if (silence <= allowed) {
+            usualGapThisHour = Math.max(usualGapThisHour, silence);
+        }
+        lastSeen = time;
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * telemetry_gap: a feed that was sending has sent nothing for longer than its source's normal
- * delay (gap.after). Judged on the feed monitor's clock, which other feeds move on and which
+ * delay (gap.after, or a multiple of the feed's own longest normal silence if longer). Judged on the feed monitor's clock, which other feeds move on and which
  * follows the wall clock when every feed is silent: a shipper that stops looks like a quiet,
  * healthy fleet to every other detector. Clears as soon as data of a recent enough time arrives.
  */
@@ -24,7 +24,7 @@ public final class TelemetryGapDetector implements Detector<FeedState> {
 
     @Override
     public List<Finding> judge(FeedState s, long now) {
-        long after = settings.afterMillis(s.source);
+        long after = settings.allowedSilence(s);
         long silent = now - s.lastSeen;
         if (after <= 0 || silent <= after) {
             return List.of();
@@ -41,6 +41,7 @@ public final class TelemetryGapDetector implements Detector<FeedState> {
                         .put("last_seen", Fmt.instant(s.lastSeen))
                         .put("silent_for", Fmt.duration(silent))
                         .put("gap_after", Fmt.duration(after))
+                        .put("usual_gap", Fmt.duration(s.usualGap()))
                         .build(),
                 s.lastSeen, now));
     }

@@ -29,6 +29,7 @@ class TelemetryGapDetectorTest {
 
     private static FeedState feed(String source, String name, String seenAt) {
         FeedDetection detection = new FeedDetection(GapSettings.from(Settings.defaults()));
+        // times are applied in the order written, as the feed monitor's clock releases them
         FeedState state = null;
         for (String at : seenAt.split(" ")) {
             FeedSeen seen = new FeedSeen(source, name, T0 + Long.parseLong(at));
@@ -54,12 +55,17 @@ class TelemetryGapDetectorTest {
             haproxy    | 0 40000 1000        | 60000     | -             | false | a late second does not move the feed back
             haproxy    | 0                   | 45000     | haproxy=1m    | false | its own longer delay
             haproxy    | 0                   | 45000     | haproxy=0s    | false | not watched
-            alb        | 0 300000            | 900000    | -             | false | one 5-minute delivery late: silent 10 min exactly
-            alb        | 0 300000            | 900001    | -             | true  | two deliveries missed
+            alb        | 0 1000              | 601000    | -             | false | silent 10 min exactly: within two 5-minute deliveries
+            alb        | 0 1000              | 601001    | -             | true  | two deliveries missed
             alb-health | 0                   | 600001    | -             | true  | ALB health-check logs: also 10 min
             alb-health | 0                   | 120000    | alb-health=1m | true  | a shorter delay set for this source alone
             health     | 0                   | 86400000  | -             | false | pushed results come on changes only: not watched by default
             health     | 0                   | 61000     | health=1m     | true  | watched when set
+            haproxy    | 0 20000 40000 60000 | 119999    | -             | false | a quiet host: 20 s silences are normal, 3 x 20 s allowed
+            haproxy    | 0 20000 40000 60000 | 120001    | -             | true  | silent longer than 3 x its usual 20 s
+            haproxy    | 0 1000 101000       | 132001    | -             | true  | a silence that was a gap is not learnt as normal
+            haproxy    | 0 20000 7220000     | 7251000   | -             | true  | the usual silence of two hours ago is forgotten
+            haproxy    | 0 20000 3620000     | 3679000   | -             | false | ... that of the hour before is not
             """)
     void aFeedIsStoppedWhenSilentForLongerThanItsSourcesDelay(String source, String seenAt, long judgedAt, String after,
                                                             boolean fires, String why) {
