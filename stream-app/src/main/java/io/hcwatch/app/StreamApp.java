@@ -44,6 +44,8 @@ public final class StreamApp implements AutoCloseable {
     private final StreamAppConfig config;
     private final PrometheusMeterRegistry registry;
     private final Function<TopologyConfig, Topology> topologyBuilder;
+    /** Kafka Streams state transitions so far: lets a reader tell that the state held still across a check. */
+    private final java.util.concurrent.atomic.AtomicLong stateChanges = new java.util.concurrent.atomic.AtomicLong();
     private KafkaStreams streams;
     private final ConsumerLag inputLag = new ConsumerLag();
     private java.util.concurrent.ScheduledExecutorService lagReader;
@@ -138,6 +140,7 @@ public final class StreamApp implements AutoCloseable {
         Counter replaced = Counter.builder(THREADS_REPLACED)
                 .description("Stream threads that died of an exception and were replaced (processors catch their own: should stay 0)")
                 .register(registry);
+        streams.setStateListener((now, before) -> stateChanges.incrementAndGet());
         streams.setUncaughtExceptionHandler(e -> {
             replaced.increment();
             LOG.error("stream thread failed; replacing it", e);
@@ -168,6 +171,11 @@ public final class StreamApp implements AutoCloseable {
     /** True only while Kafka Streams is RUNNING (processing, not rebalancing or restoring). */
     public boolean isReady() {
         return streams != null && streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** How many state transitions Kafka Streams has made since start. */
+    public long stateChanges() {
+        return stateChanges.get();
     }
 
     public KafkaStreams.State state() {

@@ -6,11 +6,8 @@ import io.hcwatch.app.StreamApp;
 import io.hcwatch.app.StreamAppConfig;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
-import io.hcwatch.avro.v1.HaproxyLogFormat;
-import io.hcwatch.avro.v1.HaproxyRequest;
-import io.hcwatch.parse.HaproxyLineFormat;
+import io.hcwatch.topology.HaproxyLines;
 import io.hcwatch.topology.Source;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -33,7 +30,6 @@ import org.junit.jupiter.api.Test;
 class TelemetryGapIT {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private final HaproxyLineFormat format = new HaproxyLineFormat();
     private final Set<String> sending = ConcurrentHashMap.newKeySet();
 
     @Test
@@ -75,14 +71,7 @@ class TelemetryGapIT {
     private void produce(LiveHarness h) {
         Instant now = Instant.now();
         for (String host : sending) {
-            HaproxyRequest r = HaproxyRequest.newBuilder().setFormat(HaproxyLogFormat.http).setTs(now).setHost(host)
-                    .setProcess("haproxy").setPid(4242).setClientIp("198.51.100.10").setClientPort(40_000)
-                    .setFrontend("www").setBackend("app").setServer("web1").setTr(0).setTw(0).setTc(1)
-                    .setTrServer(20).setTa(30).setStatusCode(200).setBytesRead(1200L).setTerminationState("----")
-                    .setActconn(10).setFeconn(10).setBeconn(5).setSrvConn(2)
-                    .setRetries(0).setSrvQueue(0).setBackendQueue(0).setHttpMethod("GET").setHttpUri("/")
-                    .setHttpVersion("HTTP/1.1").build();
-            h.produceRaw(Source.HAPROXY, format.format(r).getBytes(StandardCharsets.UTF_8), now.toEpochMilli());
+            h.produceRaw(Source.HAPROXY, HaproxyLines.request(host, now), now.toEpochMilli());
         }
         h.flush();
     }

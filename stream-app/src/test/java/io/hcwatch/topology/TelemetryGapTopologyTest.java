@@ -5,14 +5,10 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
-import io.hcwatch.avro.v1.HaproxyLogFormat;
-import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.config.Settings;
-import io.hcwatch.parse.HaproxyLineFormat;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -37,7 +33,6 @@ class TelemetryGapTopologyTest {
     private static final Instant T0 = Instant.parse("2026-03-03T14:30:00Z");
     private final Map<String, Object> serdeConfig = Map.of("schema.registry.url", "mock://" + SCOPE);
     private final Topics topics = Topics.defaults();
-    private final HaproxyLineFormat format = new HaproxyLineFormat();
     private TopologyTestDriver driver;
 
     @AfterEach
@@ -46,15 +41,8 @@ class TelemetryGapTopologyTest {
         InMemorySchemaRegistry.dropScope(SCOPE);
     }
 
-    private void request(TestInputTopic<byte[], byte[]> haproxy, String host, Instant ts) {
-        HaproxyRequest r = HaproxyRequest.newBuilder().setFormat(HaproxyLogFormat.http).setTs(ts).setHost(host)
-                .setProcess("haproxy").setPid(4242).setClientIp("198.51.100.10").setClientPort(40_000)
-                .setFrontend("www").setBackend("app").setServer("web1").setTr(0).setTw(0).setTc(1)
-                .setTrServer(20).setTa(30).setStatusCode(200).setBytesRead(1200L).setTerminationState("----")
-                .setActconn(10).setFeconn(10).setBeconn(5).setSrvConn(2)
-                .setRetries(0).setSrvQueue(0).setBackendQueue(0).setHttpMethod("GET").setHttpUri("/")
-                .setHttpVersion("HTTP/1.1").build();
-        haproxy.pipeInput(null, format.format(r).getBytes(StandardCharsets.UTF_8), ts);
+    private static void request(TestInputTopic<byte[], byte[]> haproxy, String host, Instant ts) {
+        haproxy.pipeInput(null, HaproxyLines.request(host, ts), ts);
     }
 
     @Test
