@@ -51,6 +51,7 @@ class ObservabilityIT {
     private static SinkApp sink;
     private static String streamScrape;
     private static String sinkScrape;
+    /** Fail-open lasts until the silent targets leave the registry (3 check intervals), so it is caught while it holds. */
     private static volatile boolean failOpenSeen;
 
     @BeforeAll
@@ -73,10 +74,6 @@ class ObservabilityIT {
         app.setProperty("metrics.port", "0");
         app.setProperty("metrics.kafka.refresh.ms", "1000");
         app.setProperty("state.dir", tmp.resolve("state").toString());
-        // The telemetry ends minutes before now, and with silence on the monitors' clocks would then follow
-        // the wall clock: the incident's latency window and failing targets would age out while the test
-        // reads them, sooner the slower the machine. Off, the picture holds still at the input's end.
-        app.setProperty("detect.silence.enabled", "false");
         stream = new StreamApp(StreamAppConfig.from(app));
         stream.start();
 
@@ -95,28 +92,48 @@ class ObservabilityIT {
         TelemetryFixture.produce(kafka.bootstrapServers(), TelemetryFixture.incident(start, topics));
 
         String tg = "target_group=\"" + TelemetryFixture.TARGET_GROUP + "\"";
-        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).until(() -> {
-            String s = Scrapes.metrics(stream.metricsPort());
-            if (Double.valueOf(1).equals(Scrapes.value(s, "hcwatch_fail_open", tg))) {
-                failOpenSeen = true;
-            }
-            return failOpenSeen && Double.valueOf(0).equals(Scrapes.value(s, "hcwatch_targets_healthy", tg))
-                    && Scrapes.sum(s, "hcwatch_alerts_total", "type=\"correlated_failure\"", "status=\"firing\"") > 0
-                    && Scrapes.value(s, "hcwatch_frontend_sessions_ratio") != null
-                    && Scrapes.value(s, "kafka_consumer_fetch_manager_records_lag", "topic=\"health-check-results\"") != null;
-        });
+        String[] last = {""};
+        try {
+            awaitTheIncident(tg, last);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("the incident's picture did not show; the stream app's last scrape: " + last[0].lines()
+                    .filter(l -> l.startsWith("hcwatch_") || l.contains("health-check-results")).toList(), e);
+        }
         await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).until(() -> {
             String s = Scrapes.metrics(sink.metricsPort());
             Double delivered = Scrapes.value(s, "hcwatch_sink_alerts_delivered_total", "correlated_failure");
             return delivered != null && delivered > 0
                     && Scrapes.value(s, "kafka_consumer_fetch_manager_records_lag", "topic=\"alerts\"") != null;
         });
-        streamScrape = Scrapes.metrics(stream.metricsPort());
         sinkScrape = Scrapes.metrics(sink.metricsPort());
         Path out = Path.of("target", "scrapes");
         Files.createDirectories(out);
         Files.writeString(out.resolve("stream-app.prom"), streamScrape);
         Files.writeString(out.resolve("alert-sink.prom"), sinkScrape);
+    }
+
+    /**
+     * Until the stream app's scrape shows the whole incident (fail-open seen, no healthy target, a
+     * correlated failure), keeping that scrape: once the input has ended, silence moves the monitors'
+     * clocks on with the wall clock and the incident ages out of the latency window and the registry,
+     * so a scrape taken later (after the sink, on a slow machine) would show less of it.
+     */
+    private static void awaitTheIncident(String tg, String[] last) {
+        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).until(() -> {
+            String s = Scrapes.metrics(stream.metricsPort());
+            last[0] = s;
+            if (Double.valueOf(1).equals(Scrapes.value(s, "hcwatch_fail_open", tg))) {
+                failOpenSeen = true;
+            }
+            boolean shown = failOpenSeen && Double.valueOf(0).equals(Scrapes.value(s, "hcwatch_targets_healthy", tg))
+                    && Scrapes.sum(s, "hcwatch_alerts_total", "type=\"correlated_failure\"", "status=\"firing\"") > 0
+                    && Scrapes.value(s, "hcwatch_frontend_sessions_ratio") != null
+                    && Scrapes.value(s, "kafka_consumer_fetch_manager_records_lag", "topic=\"health-check-results\"") != null;
+            if (shown) {
+                streamScrape = s;
+            }
+            return shown;
+        });
     }
 
     @AfterAll
