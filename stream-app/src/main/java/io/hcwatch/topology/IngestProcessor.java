@@ -150,8 +150,11 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             pending.markChanged(PENDING_KEY);
         } else if (r instanceof HaproxyRequest h) {
             read(h.getTs().toEpochMilli());
-            if (h.getHost() == null) {
-                h.setHost(haproxyHosts.forUnnamed());
+            if (HaproxyHosts.unnamed(h.getHost())) {
+                String host = haproxyHosts.forUnnamed();
+                if (host != null) {
+                    h.setHost(host);
+                }
             }
             combine(h.getTs().toEpochMilli()).addHaproxy(h);
             pending.markChanged(PENDING_KEY);
