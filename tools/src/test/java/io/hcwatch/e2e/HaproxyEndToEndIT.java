@@ -182,6 +182,8 @@ class HaproxyEndToEndIT {
         long full = awaitFull();
         Received slots = await("socket_slot_exhaustion").atMost(Duration.ofSeconds(30)).until(
                 () -> firing("socket_slot_exhaustion"), r -> r != null);
+        System.out.printf("socket_slot_exhaustion %d ms after fe_web reached 200 sessions: %s%n", slots.wallMillis() - full,
+                slots.alert().getSummary());
         assertThat(slots.wallMillis() - full).as("ms from fe_web at its limit to the alert").isLessThanOrEqualTo(15_000);
         assertThat(slots.alert().getScope().getFrontend()).isEqualTo("fe_web");
         assertThat(slots.alert().getScope().getHost()).isNotIn("unknown", "localhost");
@@ -219,6 +221,8 @@ class HaproxyEndToEndIT {
         Map<String, Integer> missing = new HashMap<>();
         sentLines.forEach(l -> missing.merge(body(l), 1, Integer::sum));
         shipped.forEach(l -> missing.computeIfPresent(l, (k, n) -> n == 1 ? null : n - 1));
+        System.out.printf("lines HAProxy sent %d, in haproxy-logs %d; alerts: %s%n", sentLines.size(), shipped.size(),
+                alerts.stream().map(r -> r.alert().getDedupKey() + " " + r.alert().getStatus()).toList());
         assertThat(sentLines).as("lines HAProxy sent").hasSizeGreaterThan(500);
         assertThat(missing).as("lines HAProxy sent that never reached haproxy-logs").isEmpty();
         assertThat(readAll(topics.deadLetters())).as("dead letters").isEmpty();
