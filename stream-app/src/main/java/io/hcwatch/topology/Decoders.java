@@ -11,7 +11,7 @@ import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** The decoder of every input (SPEC section 2): log parsers for raw lines, Avro-or-JSON for records. */
+/** The decoder of every input (docs/contract.md, "Input formats"): log parsers for raw lines, Avro-or-JSON for records. */
 public final class Decoders {
 
     private Decoders() {
