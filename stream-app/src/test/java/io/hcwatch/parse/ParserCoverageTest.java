@@ -48,7 +48,9 @@ class ParserCoverageTest {
         String tag = "[a-z]+\\[\\d+\\]:[ \\t]";
         PREFIXES.put("rfc3164-nohost", Pattern.compile("^" + rfc3164Time + tag));
         PREFIXES.put("rfc3164-host", Pattern.compile("^" + rfc3164Time + "[\\w.-]+ " + tag));
-        PREFIXES.put("rfc5424", Pattern.compile("^<\\d{1,3}>1 \\d{4}-\\d\\d-\\d\\dT\\S+ \\S+ \\S+ \\S+ \\S+ (-|\\[[^]]*\\]) "));
+        PREFIXES.put("rfc5424", Pattern.compile("^<\\d{1,3}>1 \\d{4}-\\d\\d-\\d\\dT\\S+ \\S+ \\S+ \\S+ \\S+ (-|(\\[[^]]*\\])+) "));
+        PREFIXES.put("relay", Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT\\S+ [a-z0-9]+\\.[a-z]+ \\d{4}-\\d\\d-\\d\\dT\\S+ \\S+ \\S+ \\S+ \\S+ "));
+        PREFIXES.put("rfc3339-tag", Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT\\S+\\t[a-z]+\\[\\d+\\]:?\\t"));
         PREFIXES.put("rfc3339-host", Pattern.compile("^\\d{4}-\\d\\d-\\d\\dT\\S+[ \\t][\\w.-]+[ \\t]" + tag));
         PREFIXES.put("console", Pattern.compile("^\\[[A-Z]+\\] +\\(\\d+\\) : "));
         PREFIXES.put("console-day-of-year", Pattern.compile("^\\[[A-Z]+\\] \\d{3}/\\d{6} \\(\\d+\\) : "));
