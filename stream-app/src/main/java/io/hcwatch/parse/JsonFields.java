@@ -113,19 +113,8 @@ final class JsonFields {
      * from zero to the field's unit before its range is checked.
      */
     Integer whole(String name, int min, int max) {
-        JsonNode v = value(name, false);
-        if (v == null) {
-            return null;
-        }
-        long n = JsonNumbers.whole(v, min, max);
-        if (n == JsonNumbers.NOT_A_NUMBER) {
-            throw notANumber(name, v, min + ".." + max);
-        }
-        if (n == JsonNumbers.OUT_OF_RANGE) {
-            throw new Invalid(RejectReason.BAD_NUMBER, Rejections.describe(field(name), held(v),
-                    min + ".." + max + " once rounded to a whole number"));
-        }
-        return (int) n;
+        Long n = wholeLong(name, min, max);
+        return n == null ? null : (int) (long) n;
     }
 
     /** A count or a duration: a whole number from 0 to the largest an Avro int holds. */
@@ -210,7 +199,7 @@ final class JsonFields {
                 "one of " + Arrays.toString(type.getEnumConstants())));
     }
 
-    /** A whole number in [min, max] held as a long (counters); null when absent. */
+    /** {@link #whole} for counters held as a long. */
     Long wholeLong(String name, long min, long max) {
         JsonNode v = value(name, false);
         if (v == null) {

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * socket_slot_exhaustion from the HAProxy collector's polls (haproxy-stats): a frontend whose scur
  * stays at or above 80% of its slim in every poll across the 10s sustain window warns, 95% is
  * critical, with no log line needed (a tarpit logs nothing until it ends). Polls arrive 300 ms
- * into each second from T0; series read "200*4 100 200*5", one poll a second, "gap" for a second
+ * into each second from T0; series read "200*4 100 200*5", one poll a second, "idle" for a second
  * without a poll.
  */
 class PolledSlotsTest {
@@ -38,14 +38,7 @@ class PolledSlotsTest {
     private final HostState host = detection.newState("lb1", null);
 
     private static List<Integer> series(String spec) {
-        List<Integer> values = new ArrayList<>();
-        for (String token : spec.trim().split(" +")) {
-            String[] vn = token.split("\\*");
-            for (int i = 0; i < (vn.length > 1 ? Integer.parseInt(vn[1]) : 1); i++) {
-                values.add(vn[0].equals("gap") ? null : Integer.valueOf(vn[0]));
-            }
-        }
-        return values;
+        return SocketSlotDetectorTest.series(spec);
     }
 
     private static HaproxyStats poll(long at, String frontend, int scur, Integer slim, Integer currConns, Integer maxconn) {
@@ -95,7 +88,7 @@ class PolledSlotsTest {
             200    | 200*5 150 200*5        | 10000     | none     | one poll under 80%
             200    | 100 200*10             | 10000     | none     | the low poll was in force as the window began
             200    | 100 200*11             | 11000     | CRITICAL | the low poll was replaced before the window began
-            200    | 200*5 gap*2 200*4      | 10000     | CRITICAL | a missed poll: the one before holds until the next
+            200    | 200*5 idle*2 200*4      | 10000     | CRITICAL | a missed poll: the one before holds until the next
             200    | 200*11                 | 25000     | none     | no poll inside the window
             0      | 200*11                 | 10000     | none     | no session limit polled and none configured: no limit in sight
             """)
@@ -135,7 +128,7 @@ class PolledSlotsTest {
     @Test
     void withoutPollsCoveringTheWindowTheLogsDecide() {
         config(ConfigKind.haproxy_frontend, "web", 200);
-        polls("web", "gap*6 200*5", 200);
+        polls("web", "idle*6 200*5", 200);
         for (int s = 0; s <= 10; s++) {
             logged("web", T0 + s * 1000L, 200, "203.0.113.9", 20, 10_000, Map.of("PT", 20L));
         }
