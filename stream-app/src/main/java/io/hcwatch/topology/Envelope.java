@@ -7,6 +7,7 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import java.util.List;
@@ -37,8 +38,10 @@ public record Envelope(Kind kind, Object record, String upstream) {
         PROGRESS(8, UpstreamProgress.getClassSchema()),
         /** A target named by a health check that did not parse: known to exist, state unknown. */
         TARGET_SEEN(9, TargetSeen.getClassSchema()),
+        /** One poll of one HAProxy host by the collector, as published. */
+        HAPROXY_STATS(10, HaproxyStats.getClassSchema()),
         /** A feed (source and host or load balancer) sent data: for the feed monitor. */
-        FEED_SEEN(10, FeedSeen.getClassSchema());
+        FEED_SEEN(11, FeedSeen.getClassSchema());
 
         final byte tag;
         final Schema schema;
@@ -115,6 +118,8 @@ public record Envelope(Kind kind, Object record, String upstream) {
             return Kind.CLIENT_TRAFFIC;
         } else if (record instanceof TargetSeen) {
             return Kind.TARGET_SEEN;
+        } else if (record instanceof HaproxyStats) {
+            return Kind.HAPROXY_STATS;
         } else if (record instanceof FeedSeen) {
             return Kind.FEED_SEEN;
         }

@@ -4,12 +4,14 @@ import io.hcwatch.topology.Routed.Destination;
 import java.util.EnumSet;
 import java.util.Set;
 
-/** The inputs of SPEC section 2; {@link #id()} names them in dead letters, metrics and replay flags. */
+/** The inputs of docs/contract.md ("Topics"); {@link #id()} names them in dead letters, metrics and replay flags. */
 public enum Source {
     ALB("alb", EnumSet.of(Destination.FLEET, Destination.FLOOD, Destination.FEED)),
     ALB_HEALTH("alb-health", EnumSet.of(Destination.FLEET, Destination.FEED)),
     HAPROXY("haproxy", EnumSet.of(Destination.FLEET, Destination.HOST, Destination.FLOOD, Destination.FEED)),
     HEALTH("health", EnumSet.of(Destination.FLEET, Destination.FEED)),
+    /** The HAProxy collector's polls of each host's runtime API: sessions and limits per frontend and per process. */
+    HAPROXY_STATS("haproxy-stats", EnumSet.of(Destination.HOST)),
     CONFIG("config", EnumSet.noneOf(Destination.class));
 
     private final String id;

@@ -23,8 +23,16 @@ final class LiveBenchCommand implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "2", description = "Partitions per input topic (default ${DEFAULT-VALUE})")
     int partitions;
 
+    @Option(names = "--instances", defaultValue = "1",
+            description = "Instances of each app in one consumer group, each with its own state directory (default ${DEFAULT-VALUE})")
+    int instances;
+
     @Option(names = "--latency-samples", defaultValue = "200", description = "Alert latency samples (default ${DEFAULT-VALUE})")
     int latencySamples;
+
+    @Option(names = "--haproxy-stats", description = "Also run hcwatch with the HAProxy collector's polls (2 hosts, 100 frontends"
+            + " each, one poll a second of event time) beside hcwatch without them, in every round")
+    boolean haproxyStats;
 
     @Option(names = "--streams-config", paramLabel = "KEY=VALUE",
             description = "A Kafka Streams or client setting for both hcwatch and the pass-through (repeatable),"
@@ -33,10 +41,10 @@ final class LiveBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (records < 1 || rounds < 1 || partitions < 1) {
-            throw new UsageException("--records, --rounds and --partitions must be at least 1");
+        if (records < 1 || rounds < 1 || partitions < 1 || instances < 1) {
+            throw new UsageException("--records, --rounds, --partitions and --instances must be at least 1");
         }
-        LiveBench.run(records, partitions, rounds, latencySamples, streamsConfig, System.out);
+        LiveBench.run(records, partitions, rounds, instances, latencySamples, streamsConfig, haproxyStats, System.out);
         return 0;
     }
 }
