@@ -68,11 +68,19 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
      */
     public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
                            Duration flushInterval, int sketchCapacity, Duration idleTimeout, String topic, InputLag inputLag) {
+        this(source, decoder, metrics, pendingStore, flushInterval, sketchCapacity, idleTimeout, Duration.ZERO, topic, inputLag);
+    }
+
+    /** @param delay the source's expected delay (batches; zero in replay, where files are complete), see UpstreamClock */
+    public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
+                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, Duration delay, String topic,
+                           InputLag inputLag) {
         this.source = source;
         this.topic = topic;
         this.inputLag = inputLag;
         this.progress = source.paces().isEmpty() ? null
-                : new UpstreamClock(idleTimeout.toMillis(), (int) (idleTimeout.toMillis() / Math.max(1, flushInterval.toMillis())));
+                : new UpstreamClock(idleTimeout.toMillis(), (int) (idleTimeout.toMillis() / Math.max(1, flushInterval.toMillis())),
+                        delay.toMillis());
         this.sketchCapacity = sketchCapacity;
         this.decoder = decoder;
         this.metrics = metrics;

@@ -71,7 +71,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         this.graceMillis = time.grace().toMillis();
         long silent = live ? time.silentTimeout().toMillis() : 0;
         this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, silent, (int) (silent / WALL_TICK.toMillis()),
-                time.maxUpstreamLag().toMillis(), live && time.silence());
+                time.maxUpstreamLag().toMillis(), live ? time::upstreamDelayMillis : id -> 0, live && time.silence());
     }
 
     /** The store keeping a monitor's clock beside its keys' state. */

@@ -191,6 +191,12 @@ public final class TopologyFactory {
             this.gauges = new FleetGauges(config.meterRegistry(), settings.millis("headroom.window"));
             LifecycleSettings lifecycle = LifecycleSettings.from(settings);
             this.time = TimeSettings.from(settings);
+            for (String id : time.sourceDelays().keySet()) {
+                if (java.util.Arrays.stream(Source.values()).noneMatch(s -> s.id().equals(id))) {
+                    throw new IllegalArgumentException("window.source-delay names no source '" + id + "' (sources: "
+                            + java.util.Arrays.stream(Source.values()).map(Source::id).toList() + ")");
+                }
+            }
             long step = time.step().toMillis();
             this.fleetMonitor = new KeyMonitor<>(new FleetDetection(FleetSettings.from(settings)), lifecycle, step);
             this.slotMonitor = new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step);
@@ -207,7 +213,8 @@ public final class TopologyFactory {
             }
             return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
                     config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"),
-                    config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.topics().input(s), config.inputLag());
+                    config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.liveClock() ? time.delayOf(s.id()) : Duration.ZERO,
+                    config.topics().input(s), config.inputLag());
         }
 
         public MonitorProcessor<FleetState> fleet() {
