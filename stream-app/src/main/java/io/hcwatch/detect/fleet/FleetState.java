@@ -28,6 +28,7 @@ public final class FleetState {
     public TrafficWindow traffic;
     public StepHistory history;
     public BackendSignals backend = new BackendSignals();
+    public ZoneMap zones = new ZoneMap();
 
     public FleetState() {
     }
@@ -56,6 +57,9 @@ public final class FleetState {
         if (registry.observe(r, ts, check.settings, settings, latency)) {
             latency.record(r, ts);
         }
+        if (r.getAz() == null) {
+            registry.locate(r.getTarget(), zones);
+        }
         return before;
     }
 
@@ -73,6 +77,8 @@ public final class FleetState {
     CheckSettings observeConfig(LbConfig c) {
         registry.touch(c.getTs().toEpochMilli());
         pool.configure(c);
+        zones.configure(c);
+        registry.locateAll(zones);
         return c.getHealthCheck() == null ? null : check.update(CheckSettings.of(c.getHealthCheck()));
     }
 
@@ -95,6 +101,7 @@ public final class FleetState {
     void observeUnreadable(TargetSeen seen) {
         registry.touch(seen.getTs());
         registry.observeUnreadable(seen.getTarget(), seen.getTs());
+        registry.locate(seen.getTarget(), zones);
     }
 
     // ---- views used by detectors --------------------------------------------------------------
