@@ -31,9 +31,9 @@ public final class Settings {
             new Setting("window.silent-timeout", DURATION, "30s",
                     "An input partition whose ingest has not reported for this long (wall time: its task is gone) is not waited for (live only)."),
             new Setting("window.source-delay", DURATIONS_BY_NAME, "",
-                    "Sources delivered in batches, with how much older than the newest record read a record may still arrive "
-                            + "(e.g. alb=7m,alb-health=7m for ALB logs from S3: 5-minute objects per node plus the spread of their "
-                            + "delivery); their partitions are waited for between batches (live only)."),
+                    "Sources delivered in batches, with how long after its event a record may arrive (e.g. alb=10m,alb-health=10m "
+                            + "for ALB logs from S3: 5-minute objects per node, delivered within about 5 minutes); monitors wait for "
+                            + "them up to that long behind the other sources, and between batches (live only)."),
             new Setting("eval.step", DURATION, "10s", "Evaluation step; an alert resolves after alert.clear-steps clear steps."),
             new Setting("alert.clear-steps", INT, "2", "Consecutive clear evaluation steps before an alert resolves."),
             new Setting("alert.renotify", DURATION, "15m", "Re-send a firing alert after this long without a change."),

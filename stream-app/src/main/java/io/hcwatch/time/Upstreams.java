@@ -10,10 +10,13 @@ import java.util.function.ToLongFunction;
  * still worth waiting for. An upstream is not waited for when it said it is idle (nothing read for
  * a while and nothing held), when it has not been heard from for {@code idleTimeout} of wall time
  * (its task is gone or stuck), or when it is more than {@code maxLag} of event time behind the
- * newest (presumed gone; what it sends later counts as late). An upstream of a source delivered
- * in batches reports progress up to twice its expected delay behind one read as it happens
- * (its delivery lag plus the delay it keeps back, see {@link UpstreamClock}): that much more lag
- * is its normal pace, not a sign it is gone.
+ * newest (presumed gone; what it sends later counts as late).
+ *
+ * <p>An upstream of a source delivered in batches (expected delay {@code d}, see
+ * {@link UpstreamClock}) counts as complete up to the newest time any upstream has reported less
+ * {@code d}, when it has not reported further itself: whatever of it is older has arrived by now if
+ * it arrives within its normal delay. So it holds the watermark by at most its delay behind the
+ * sources read as they happen, in event time, whatever the pace of the wall clock.
  */
 public final class Upstreams {
 
@@ -125,7 +128,7 @@ public final class Upstreams {
         long slowest = Long.MAX_VALUE;
         for (Map.Entry<String, Upstream> e : table.entrySet()) {
             if (waitedFor(e.getKey(), e.getValue(), newest, wallNow)) {
-                slowest = Math.min(slowest, e.getValue().time);
+                slowest = Math.min(slowest, effectiveTime(e.getKey(), e.getValue(), newest));
             }
         }
         return slowest == Long.MAX_VALUE ? newest : slowest;
@@ -151,7 +154,16 @@ public final class Upstreams {
             // batched source, for its delay longer: its first batch may be on its way)
             return !elapsed(u.firstAtWall, u.firstAtTick, wallNow, delayMillis.applyAsLong(id));
         }
-        return u.time >= newest - maxLagMillis - 2 * delayMillis.applyAsLong(id);
+        return effectiveTime(id, u, newest) >= newest - maxLagMillis - delayMillis.applyAsLong(id);
+    }
+
+    /** How far an upstream counts as complete: its report, or for a batched source at least its delay behind the newest. */
+    private long effectiveTime(String id, Upstream u, long newest) {
+        long delay = delayMillis.applyAsLong(id);
+        if (delay == 0 || newest == Long.MIN_VALUE) {
+            return u.time;
+        }
+        return Math.max(u.time, newest - delay);
     }
 
     /** Whether the silent timeout has passed since (wall, tick), in wall time and in this monitor's ticks; never in replay. */
