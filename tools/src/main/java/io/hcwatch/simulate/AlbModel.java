@@ -456,7 +456,7 @@ final class AlbModel {
                 .setStatusCode(code)
                 .setState(state)
                 .setReason(reason);
-        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON) {
+        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON && !w.aws()) {
             b.setLb(World.LB).setTargetGroup(tg.name).setTarget(t.id).setAz(zoneName(t.zone))
                     .setCheck(tg.check.toAvro()).setRegisteredAt(Instant.ofEpochMilli(t.registeredAt));
         } else {
@@ -503,7 +503,7 @@ final class AlbModel {
             return;
         }
         t.draining = true;
-        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON) {
+        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON && !w.aws()) {
             w.writeHealth(tg.feed, result(tg, t, w.now(), CheckOutcome.other, null, null, TargetState.draining,
                     "Target.DeregistrationInProgress"));
         }
