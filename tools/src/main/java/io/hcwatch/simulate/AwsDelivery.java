@@ -33,8 +33,8 @@ public final class AwsDelivery implements Consumer<Telemetry> {
     /** ALB writes a log object per node every 5 minutes. */
     public static final long PERIOD_MS = 300_000;
     /** The first node's objects arrive this long after their period ends; each further node's 45 s later. */
-    static final long FIRST_LAG_MS = 60_000;
-    static final long NODE_SPREAD_MS = 45_000;
+    public static final long FIRST_LAG_MS = 60_000;
+    public static final long NODE_SPREAD_MS = 45_000;
 
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy/MM/dd", Locale.ROOT).withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter END = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmm'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);

@@ -130,7 +130,7 @@ public enum Scenario {
         }
     },
 
-    ZONAL_GRAY_FAILURE("zonal-gray-failure", List.of(), DemoCut.of(2, 4, 12),
+    ZONAL_GRAY_FAILURE("zonal-gray-failure", List.of(), DemoCut.of(2, 4, 12).throughAws(),
             "us-east-1b grays out: packet loss makes checks of its targets time out or fail to connect and some of its"
                     + " requests fail. Its targets drop out one after another until none is healthy, while the other zones"
                     + " are fine. Cross-zone load balancing is on, so ALB judges the pool (12 of 18 healthy), keeps the"
@@ -295,14 +295,24 @@ public enum Scenario {
     }
 
     /** How the demo cuts a scenario: minutes kept before and after the onset (null: all of it), and its speed. */
-    record DemoCut(Duration leadIn, Duration afterOnset, double speed) {
+    record DemoCut(Duration leadIn, Duration afterOnset, double speed, boolean aws) {
         static DemoCut of(int minutesBefore, int minutesAfter, double speed) {
-            return new DemoCut(Duration.ofMinutes(minutesBefore), Duration.ofMinutes(minutesAfter), speed);
+            return new DemoCut(Duration.ofMinutes(minutesBefore), Duration.ofMinutes(minutesAfter), speed, false);
         }
 
         static DemoCut whole(double speed) {
-            return new DemoCut(null, null, speed);
+            return new DemoCut(null, null, speed, false);
         }
+
+        /** The demo delivers it as an AWS account would: the collector's records, ALB logs in S3 objects. */
+        DemoCut throughAws() {
+            return new DemoCut(leadIn, afterOnset, speed, true);
+        }
+    }
+
+    /** Whether {@code ./hcwatch demo} shows this scenario on the AWS path ({@link AwsDelivery}). */
+    public boolean demoThroughAws() {
+        return demo.aws();
     }
 
     /** Alerts this scenario must raise (firing, severity warning or above). */
