@@ -1,9 +1,9 @@
 package io.hcwatch.simulate;
 
-import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.collect.alb.AlbChecks;
 import io.hcwatch.parse.HealthCheckResultJson;
 import io.hcwatch.parse.LbConfigJson;
 import io.hcwatch.topology.Source;
@@ -99,27 +99,11 @@ final class CollectorModel {
                 .setTargetIp(t.ip)
                 .setPort(t.port)
                 .setAz(AlbModel.zoneName(t.zone))
-                .setOutcome(outcome(state, reason))
+                .setOutcome(AlbChecks.outcome(state, reason))
                 .setState(state)
                 .setReason(reason)
                 .setCheck(tg.check.toAvro())
                 .setRegisteredAt(Instant.ofEpochMilli(t.registeredAt))
                 .build();
-    }
-
-    /** As the collector maps DescribeTargetHealth's state and reason code to an outcome. */
-    private static CheckOutcome outcome(TargetState state, String reason) {
-        if (state == TargetState.healthy) {
-            return CheckOutcome.pass;
-        }
-        if (reason == null) {
-            return CheckOutcome.other;
-        }
-        return switch (reason) {
-            case "Target.Timeout" -> CheckOutcome.timeout;
-            case "Target.ResponseCodeMismatch" -> CheckOutcome.http_status;
-            case "Target.FailedHealthChecks" -> CheckOutcome.connect_error;
-            default -> CheckOutcome.other;
-        };
     }
 }

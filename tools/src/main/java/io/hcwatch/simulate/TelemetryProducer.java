@@ -55,16 +55,7 @@ public final class TelemetryProducer implements AutoCloseable {
             if (stop.getAsBoolean()) {
                 break;
             }
-            if (speed > 0) {
-                long due = wallStart + Math.round((t.eventTimeMillis() - simStart) * 1_000_000.0 / speed);
-                while (!stop.getAsBoolean()) {
-                    long wait = due - System.nanoTime();
-                    if (wait <= 0) {
-                        break;
-                    }
-                    LockSupport.parkNanos(Math.min(wait, 100_000_000L));
-                }
-            }
+            pace(t.eventTimeMillis(), simStart, wallStart, speed, stop);
             send(t);
             Exception e = failure.get();
             if (e != null) {
@@ -89,16 +80,7 @@ public final class TelemetryProducer implements AutoCloseable {
             if (stop.getAsBoolean()) {
                 break;
             }
-            if (speed > 0) {
-                long due = wallStart + Math.round((d.at() - simStart) * 1_000_000.0 / speed);
-                while (!stop.getAsBoolean()) {
-                    long wait = due - System.nanoTime();
-                    if (wait <= 0) {
-                        break;
-                    }
-                    LockSupport.parkNanos(Math.min(wait, 100_000_000L));
-                }
-            }
+            pace(d.at(), simStart, wallStart, speed, stop);
             d.records().forEach(this::send);
             delivered.accept(d);
             Exception e = failure.get();
@@ -111,6 +93,21 @@ public final class TelemetryProducer implements AutoCloseable {
             throw new IllegalStateException("Kafka refused a record: " + failure.get().getMessage(), failure.get());
         }
         return sent.get();
+    }
+
+    /** Waits until simulated time {@code at} is due on the wall clock at {@code speed} (0: never waits). */
+    private static void pace(long at, long simStart, long wallStart, double speed, BooleanSupplier stop) {
+        if (speed <= 0) {
+            return;
+        }
+        long due = wallStart + Math.round((at - simStart) * 1_000_000.0 / speed);
+        while (!stop.getAsBoolean()) {
+            long wait = due - System.nanoTime();
+            if (wait <= 0) {
+                return;
+            }
+            LockSupport.parkNanos(Math.min(wait, 100_000_000L));
+        }
     }
 
     private void send(Telemetry t) {
