@@ -76,6 +76,9 @@ public final class Demo {
 
     private final Options options;
     private final Console console;
+    /** Simulated time of the latest delivery on the AWS path (generated in advance, so the simulation's own clock is at its end). */
+    private final java.util.concurrent.atomic.AtomicLong deliveredAt = new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+    private Duration simulated;
 
     public Demo(Options options) {
         this.options = options;
@@ -91,6 +94,7 @@ public final class Demo {
         // the stream app waits for ALB's objects up to their delay: simulate that much longer, so it judges the incident
         ScenarioParams params = aws ? options.params().withTiming(options.params().duration().plusMillis(sourceDelay),
                 options.params().onset()) : options.params();
+        simulated = params.duration();
         banner(scenario, params);
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         AlertFeed feed = new AlertFeed(console, params.onsetTime().toEpochMilli());
@@ -213,6 +217,7 @@ public final class Demo {
 
     /** An S3 object reached Kafka: one line in the demo's output. */
     private void delivered(AwsDelivery.Delivery d) {
+        deliveredAt.set(d.at());
         if (d.object() != null) {
             AwsDelivery.LogObject o = d.object();
             String key = o.key();
@@ -261,7 +266,12 @@ public final class Demo {
         Thread thread = new Thread(() -> {
             long lastLine = System.nanoTime();
             while (producing.get()) {
-                console.status(status(simulation.status(), producer.sent(), processed(app), params));
+                long delivered = deliveredAt.get();
+                console.status(delivered == Long.MIN_VALUE ? status(simulation.status(), producer.sent(), processed(app), params)
+                        : String.format(Locale.ROOT, "  sim %s (incident %s) · %,d sent · %,d read",
+                                Console.clock(java.time.Instant.ofEpochMilli(delivered)),
+                                Console.signed(Duration.ofMillis(delivered - params.onsetTime().toEpochMilli())),
+                                producer.sent(), processed(app)));
                 if (!console.live() && System.nanoTime() - lastLine > 10_000_000_000L) {
                     console.statusLine();
                     lastLine = System.nanoTime();
@@ -307,7 +317,7 @@ public final class Demo {
         }
         console.line("");
         console.heading(String.format(Locale.ROOT, "Summary: %s, %,d records, %s simulated in %s at %sx (start-up %s, %s in all)%s",
-                options.scenario().id(), report.produced(), Console.human(options.params().duration()),
+                options.scenario().id(), report.produced(), Console.human(simulated),
                 Console.seconds(report.produceMillis()), trim(options.speed()), Console.seconds(report.startupMillis()),
                 Console.seconds(report.totalMillis()), report.interrupted() ? ", interrupted" : ""));
         String format = "  %-24s %-36s %-9s %-11s %-12s %s";
