@@ -57,15 +57,10 @@ public final class TelemetryProducer implements AutoCloseable {
             }
             pace(t.eventTimeMillis(), simStart, wallStart, speed, stop);
             send(t);
-            Exception e = failure.get();
-            if (e != null) {
-                throw new IllegalStateException("Kafka refused a record: " + e.getMessage(), e);
-            }
+            throwIfRefused();
         }
         producer.flush();
-        if (failure.get() != null) {
-            throw new IllegalStateException("Kafka refused a record: " + failure.get().getMessage(), failure.get());
-        }
+        throwIfRefused();
         return sent.get();
     }
 
@@ -83,16 +78,18 @@ public final class TelemetryProducer implements AutoCloseable {
             pace(d.at(), simStart, wallStart, speed, stop);
             d.records().forEach(this::send);
             delivered.accept(d);
-            Exception e = failure.get();
-            if (e != null) {
-                throw new IllegalStateException("Kafka refused a record: " + e.getMessage(), e);
-            }
+            throwIfRefused();
         }
         producer.flush();
-        if (failure.get() != null) {
-            throw new IllegalStateException("Kafka refused a record: " + failure.get().getMessage(), failure.get());
-        }
+        throwIfRefused();
         return sent.get();
+    }
+
+    private void throwIfRefused() {
+        Exception e = failure.get();
+        if (e != null) {
+            throw new IllegalStateException("Kafka refused a record: " + e.getMessage(), e);
+        }
     }
 
     /** Waits until simulated time {@code at} is due on the wall clock at {@code speed} (0: never waits). */
