@@ -29,6 +29,9 @@ import java.util.TreeMap;
  */
 public final class GrayFailureDetector implements Detector<FleetState> {
 
+    /** Fewest requests slower than the latency rule's threshold that make a p99 gray. */
+    static final int MIN_SLOW = 3;
+
     private final FleetSettings settings;
 
     public GrayFailureDetector(FleetSettings settings) {
@@ -170,8 +173,12 @@ public final class GrayFailureDetector implements Detector<FleetState> {
                 && (!counted || (samples >= g.minRequests() && restSamples >= g.minRequests()))) {
             double p99 = x.latencyAt(99);
             double p50 = x.latencyAt(50);
+            double slowFrom = g.latencyRatio() * rest.latencyAt(99);
+            // under a few hundred requests a p99 is the slowest one or two: one stray request is not a gray target
+            long slow = x.latency().getCountBetweenValues(x.latency().lowestEquivalentValue(Math.round(slowFrom)),
+                    x.latency().getMaxValue());
             latency = p99 >= g.minP99Millis()
-                    && (p99 >= g.latencyRatio() * rest.latencyAt(99) || p50 >= g.latencyRatio() * rest.latencyAt(50));
+                    && (p99 >= slowFrom && slow >= Math.max(MIN_SLOW, samples / 100) || p50 >= g.latencyRatio() * rest.latencyAt(50));
         }
         return new Verdict(errors, latency);
     }
