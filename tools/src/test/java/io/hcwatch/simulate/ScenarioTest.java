@@ -46,7 +46,7 @@ class ScenarioTest {
                         .collect(Collectors.joining(", ")),
                 alsoFired(result, verdict));
         assertThat(verdict.problems()).as(scenario.id()).isEmpty();
-        assertThat(result.records().keySet()).as("every input of SPEC section 2 is simulated")
+        assertThat(result.records().keySet()).as("every input topic is simulated")
                 .contains(Source.ALB, Source.ALB_HEALTH, Source.HAPROXY, Source.HEALTH, Source.CONFIG);
     }
 
