@@ -82,7 +82,7 @@ public final class GrayFailureDetector implements Detector<FleetState> {
         Set<String> inGrayZone = new HashSet<>();
         if (zones.size() >= 2) {
             for (Map.Entry<String, List<String>> zone : zones.entrySet()) {
-                Finding f = judgeZone(s, zone.getKey(), zone.getValue(), byTarget, records, now);
+                Finding f = judgeZone(s, zone.getKey(), zone.getValue(), byTarget, all, records, now);
                 if (f != null) {
                     out.add(f);
                     inGrayZone.addAll(zone.getValue());
@@ -95,7 +95,7 @@ public final class GrayFailureDetector implements Detector<FleetState> {
             if (inGrayZone.contains(key) || !passing(s, key, r)) {
                 continue;
             }
-            Totals rest = restOf(byTarget, Set.of(key));
+            Totals rest = all.minus(e.getValue());
             Verdict v = compare(e.getValue(), rest, !warmingUp(r, now), true);
             if (v.gray()) {
                 out.add(targetFinding(s, key, r, e.getValue(), rest, v, now));
@@ -104,13 +104,17 @@ public final class GrayFailureDetector implements Detector<FleetState> {
         return out;
     }
 
-    private Finding judgeZone(FleetState s, String zone, List<String> members, Map<String, Totals> byTarget,
+    private Finding judgeZone(FleetState s, String zone, List<String> memberKeys, Map<String, Totals> byTarget, Totals all,
                               Map<String, TargetRecord> records, long now) {
-        List<String> passing = members.stream().filter(k -> passing(s, k, records.get(k))).toList();
+        List<String> passing = memberKeys.stream().filter(k -> passing(s, k, records.get(k))).toList();
         if (passing.size() < settings.gray().minZoneTargets()) {
             return null;
         }
-        Totals rest = restOf(byTarget, new HashSet<>(members));
+        Totals members = null;
+        for (String k : memberKeys) {
+            members = members == null ? byTarget.get(k) : members.plus(byTarget.get(k));
+        }
+        Totals rest = all.minus(members);
         Totals inZone = null;
         for (String k : passing) {
             inZone = inZone == null ? byTarget.get(k) : inZone.plus(byTarget.get(k));
@@ -210,16 +214,6 @@ public final class GrayFailureDetector implements Detector<FleetState> {
     private static Long latency(Totals t, double percentile) {
         double v = t.latencyAt(percentile);
         return Double.isNaN(v) ? null : Math.round(v);
-    }
-
-    private static Totals restOf(Map<String, Totals> byTarget, Set<String> except) {
-        Totals rest = null;
-        for (Map.Entry<String, Totals> e : byTarget.entrySet()) {
-            if (!except.contains(e.getKey())) {
-                rest = rest == null ? e.getValue() : rest.plus(e.getValue());
-            }
-        }
-        return rest == null ? new Totals(0, 0, io.hcwatch.traffic.LatencySketch.create()) : rest;
     }
 
     /** The target an access log names: by ip:port (ALB) or by its name (an HAProxy server). */

@@ -60,6 +60,13 @@ public final class ServedWindow {
             return new Totals(requests + o.requests, failed + o.failed, h);
         }
 
+        /** What is left of these totals without {@code part}, which they include. */
+        public Totals minus(Totals part) {
+            Histogram h = latency.copy();
+            h.subtract(part.latency);
+            return new Totals(requests - part.requests, failed - part.failed, h);
+        }
+
         public double failedShare() {
             return requests == 0 ? 0 : failed / (double) requests;
         }
