@@ -209,7 +209,7 @@ class ScenarioTest {
         ScenarioParams p = s.defaults();
         String zone = AlbModel.zoneName(1);
         Map<String, String> zoneOf = new java.util.HashMap<>();
-        java.util.List<long[]> requests = new java.util.ArrayList<>(); // time, in zone (1/0), 5xx (1/0)
+        java.util.List<long[]> requests = new java.util.ArrayList<>(); // time, in zone (1/0), 5xx (1/0), processing ms (-1: none)
         long[] zoneCheckFailures = {0};
         HealthCheckResultJson json = new HealthCheckResultJson();
         io.hcwatch.parse.AlbAccessLogParser alb = new io.hcwatch.parse.AlbAccessLogParser();
@@ -224,7 +224,9 @@ class ScenarioTest {
                     && "prod-web-tg".equals(ok.value().getTargetGroup()) && ok.value().getTargetIp() != null) {
                 String az = zoneOf.get(ok.value().getTargetIp() + ":" + ok.value().getTargetPort());
                 requests.add(new long[] {ok.value().getTime().toEpochMilli(), zone.equals(az) ? 1 : 0,
-                        ok.value().getElbStatusCode() != null && ok.value().getElbStatusCode() >= 500 ? 1 : 0});
+                        ok.value().getElbStatusCode() != null && ok.value().getElbStatusCode() >= 500 ? 1 : 0,
+                        ok.value().getTargetProcessingTime() == null || ok.value().getTargetProcessingTime() < 0 ? -1
+                                : Math.round(ok.value().getTargetProcessingTime() * 1000)});
             }
         });
         assertThat(zoneCheckFailures[0]).as("the zone's checks keep passing").isZero();
@@ -253,6 +255,9 @@ class ScenarioTest {
         assertThat(fired.getDetails()).containsEntry("checks", "passing").containsEntry("targets_passing_checks", "6");
         // the 502s show first: the stalls (3% of answered requests) fill the p99 only once the window is past the onset
         assertThat(fired.getDetails().get("reason")).startsWith("errors");
+        long[] zoneLatencies = requests.stream().filter(r -> r[1] == 1 && r[3] >= 0 && r[0] > result.onsetMillis() + 60_000)
+                .mapToLong(r -> r[3]).sorted().toArray();
+        assertThat(zoneLatencies[(int) (zoneLatencies.length * 0.99)]).as("the zone's p99 once the fault is on").isBetween(3_000L, 5_000L);
     }
 
     @Test
@@ -307,6 +312,7 @@ class ScenarioTest {
 
     private static String scopeNote(Alert a) {
         String where = a.getScope().getClient() != null ? a.getScope().getClient()
+                : a.getScope().getTarget() != null ? a.getScope().getTarget()
                 : a.getScope().getZone() != null ? a.getScope().getZone()
                 : a.getScope().getFrontend() != null ? a.getScope().getHost() + "/" + a.getScope().getFrontend() : null;
         return where == null ? "" : " (" + where + ")";
