@@ -182,6 +182,7 @@ public final class TopologyFactory {
         private final AlertFactory alertFactory;
         private final TimeSettings time;
         private final ClockGauges clockGauges;
+        private final HaproxyHosts haproxyHosts = new HaproxyHosts();
 
         public Stages(TopologyConfig config) {
             this.config = config;
@@ -207,7 +208,8 @@ public final class TopologyFactory {
             }
             return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
                     config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"),
-                    config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.topics().input(s), config.inputLag());
+                    config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.topics().input(s), config.inputLag(),
+                    haproxyHosts);
         }
 
         public MonitorProcessor<FleetState> fleet() {
