@@ -32,7 +32,8 @@ public final class FleetDetection implements Detection<FleetState> {
                 new ReplacementChurnDetector(settings),
                 new FailOpenDetector(settings),
                 new DnsFailoverDetector(settings),
-                new NoHealthyTargetsDetector(settings));
+                new NoHealthyTargetsDetector(settings),
+                new GrayFailureDetector(settings));
     }
 
     public FleetSettings settings() {
@@ -53,7 +54,7 @@ public final class FleetDetection implements Detection<FleetState> {
         } else if (record instanceof BackendEvent e) {
             s.observeBackendEvent(e);
         } else if (record instanceof TargetTraffic t) {
-            s.observeTraffic(t);
+            s.observeTraffic(t, settings);
         } else if (record instanceof TargetSeen seen) {
             s.observeUnreadable(seen);
         } else {
@@ -84,6 +85,9 @@ public final class FleetDetection implements Detection<FleetState> {
         long silence = settings.interval(s.check.settings) * settings.registry().silentIntervals();
         s.registry.expireSilent(at, silence, s.latency);
         s.registry.forgetDeparted(at, settings.correlated().windowMillis());
+        if (s.served != null) {
+            s.served.expire(at, settings.gray().windowMillis());
+        }
         Histogram h = s.latency.all.window(at, settings.headroom().windowMillis());
         boolean enough = h.getTotalCount() >= settings.headroom().minSamples();
         long[] traffic = s.traffic.totals(at, settings.stepMillis());

@@ -7,6 +7,8 @@ import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.BackendEventKind;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.traffic.LatencySketch;
+import io.hcwatch.traffic.TrafficCombiner;
 import java.util.List;
 import java.util.Map;
 
@@ -29,6 +31,8 @@ public final class FleetState {
     public StepHistory history;
     public BackendSignals backend = new BackendSignals();
     public ZoneMap zones = new ZoneMap();
+    /** Per target: requests, 5xx and latencies over the gray-failure window (null in state saved before it existed). */
+    public ServedWindow served;
 
     public FleetState() {
     }
@@ -40,6 +44,7 @@ public final class FleetState {
         long lookback = Math.max(settings.configRisk().lookbackMillis(), settings.headroom().trendWindowMillis());
         s.history = new StepHistory((int) Math.min(2_000, lookback / settings.stepMillis() + 2));
         s.traffic = new TrafficWindow((int) Math.max(64, settings.correlated().windowMillis() / 1000 + 4));
+        s.served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
         return s;
     }
 
@@ -83,8 +88,19 @@ public final class FleetState {
     }
 
     /** Applies one traffic summary; requests to targets marked unhealthy are counted at arrival. */
-    void observeTraffic(TargetTraffic t) {
+    void observeTraffic(TargetTraffic t, FleetSettings settings) {
         long ts = t.getBucketStart();
+        if (served == null) {
+            served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
+        }
+        for (Map.Entry<String, TargetCount> e : t.getByTarget().entrySet()) {
+            TargetCount c = e.getValue();
+            served.add(e.getKey(), ts, c.getRequests(), c.getSucceeded(), LatencySketch.decode(c.getLatency()));
+        }
+        if (TrafficCombiner.HAPROXY_BACKEND.equals(t.getSource())) {
+            // an HAProxy backend's servers: compared with each other only; the ALB's traffic rules do not apply
+            return;
+        }
         registry.touch(ts);
         pool.seen(t.getLb(), "alb");
         long toUnhealthy = 0;
