@@ -1,5 +1,6 @@
 package io.hcwatch.cli;
 
+import io.hcwatch.perf.EntityMemoryBench;
 import io.hcwatch.perf.FloodHeapBench;
 import io.hcwatch.perf.ReplayBench;
 import java.util.concurrent.Callable;
@@ -9,7 +10,8 @@ import picocli.CommandLine.Option;
 /** {@code ./hcwatch bench …}: the benchmark commands whose figures are in the README. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print figures (see README, Benchmarks).",
-        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, LiveBenchCommand.class})
+        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, BenchCommand.Memory.class,
+                LiveBenchCommand.class})
 final class BenchCommand implements Runnable {
 
     @Override
@@ -46,6 +48,32 @@ final class BenchCommand implements Runnable {
         @Override
         public Integer call() {
             FloodHeapBench.run(minutes, distinctPerMinute, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "memory", mixinStandardHelpOptions = true,
+            description = "Heap per target group (fresh, active, idle) after GC, beside a same-run baseline.")
+    static final class Memory implements Callable<Integer> {
+        @Option(names = "--target-groups", defaultValue = "10000", description = "Target groups (default ${DEFAULT-VALUE})")
+        int groups;
+
+        @Option(names = "--targets-per-group", defaultValue = "1", description = "Targets per group (default ${DEFAULT-VALUE})")
+        int targets;
+
+        @Option(names = "--active-minutes", defaultValue = "5", description = "Minutes of checks every 10 s (default ${DEFAULT-VALUE})")
+        int activeMinutes;
+
+        @Option(names = "--idle-minutes", defaultValue = "70",
+                description = "Minutes of silence before the idle figure (default ${DEFAULT-VALUE}: past the 1 h lookback)")
+        int idleMinutes;
+
+        @Override
+        public Integer call() {
+            if (groups < 1 || targets < 1 || activeMinutes < 1 || idleMinutes < 1) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "counts and minutes must be at least 1");
+            }
+            EntityMemoryBench.run(groups, targets, activeMinutes, idleMinutes, System.out);
             return 0;
         }
     }
