@@ -176,15 +176,19 @@ public final class SlidingHistogram {
         }
         long[] starts = new long[slotStart.length];
         Histogram h = newHistogram();
+        boolean small = true;
         for (int i = 0; i < slotStart.length; i++) {
             starts[i] = Long.MIN_VALUE;
             if (included(i, now, windowMillis)) {
                 addSlot(i, h);
                 starts[i] = slotStart[i];
+                small &= slots[i] == null;
             }
         }
-        merged = h;
-        mergedStarts = starts;
+        // a window of plain samples is cheap to merge again and costs 2 KB or more to keep: only
+        // windows holding a histogram are kept for the next call
+        merged = small ? null : h;
+        mergedStarts = small ? null : starts;
         return h;
     }
 
