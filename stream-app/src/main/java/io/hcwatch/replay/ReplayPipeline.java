@@ -1,5 +1,6 @@
 package io.hcwatch.replay;
 
+import io.hcwatch.alert.Monitored;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.topology.Envelope;
@@ -9,7 +10,9 @@ import io.hcwatch.topology.Routed;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
+import io.hcwatch.topology.state.MonitoredCodec;
 import io.hcwatch.topology.state.WriteBehindStore;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -110,5 +113,35 @@ public final class ReplayPipeline {
 
     public long fed() {
         return offset;
+    }
+
+    /** Keys in a monitor's store, and the bytes they would take in its changelog (key and encoded value). */
+    public record StoreSize(int keys, long bytes) {
+    }
+
+    /** What one monitor's store ({@link TopologyFactory#FLEET_STORE}, host or flood) holds now. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public StoreSize storeSize(String store) {
+        ReplayContext<String, Alert> ctx;
+        MonitoredCodec codec;
+        switch (store) {
+            case TopologyFactory.FLEET_STORE -> {
+                ctx = fleetContext;
+                codec = TopologyFactory.fleetCodec();
+            }
+            case TopologyFactory.HOST_STORE -> {
+                ctx = hostContext;
+                codec = TopologyFactory.hostCodec();
+            }
+            case TopologyFactory.FLOOD_STORE -> {
+                ctx = floodContext;
+                codec = TopologyFactory.floodCodec();
+            }
+            default -> throw new IllegalArgumentException("no monitor store " + store);
+        }
+        WriteBehindStore<Monitored<?>> s = ctx.getStateStore(store);
+        long[] bytes = {0};
+        s.forEach((key, value) -> bytes[0] += key.getBytes(StandardCharsets.UTF_8).length + codec.encode(value).length);
+        return new StoreSize(s.size(), bytes[0]);
     }
 }

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /** {@code ./hcwatch bench …}: the benchmark commands whose figures are in the README. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print figures (see README, Benchmarks).",
-        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, BenchCommand.Memory.class,
+        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, BenchCommand.Memory.class, BenchCommand.StateChurn.class,
                 LiveBenchCommand.class})
 final class BenchCommand implements Runnable {
 
@@ -74,6 +74,54 @@ final class BenchCommand implements Runnable {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "counts and minutes must be at least 1");
             }
             EntityMemoryBench.run(groups, targets, activeMinutes, idleMinutes, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "state", mixinStandardHelpOptions = true,
+            description = "Target groups appearing and disappearing over days: the fleet store's keys and bytes, hour by hour.")
+    static final class StateChurn implements Callable<Integer> {
+        @Option(names = "--days", defaultValue = "7", description = "Days of event time (default ${DEFAULT-VALUE})")
+        int days;
+
+        @Option(names = "--target-groups", defaultValue = "20000",
+                description = "Target groups that appear, at a steady rate, over the run (default ${DEFAULT-VALUE})")
+        int groups;
+
+        @Option(names = "--targets-per-group", defaultValue = "2", description = "Targets per group (default ${DEFAULT-VALUE})")
+        int targets;
+
+        @Option(names = "--lifetime", defaultValue = "2h", description = "How long each group sends (default ${DEFAULT-VALUE})")
+        String lifetime;
+
+        @Option(names = "--interval", defaultValue = "30s", description = "Check interval (default ${DEFAULT-VALUE})")
+        String interval;
+
+        @Option(names = "--idle-timeout", defaultValue = "6h", description = "state.idle-timeout (default ${DEFAULT-VALUE})")
+        String idleTimeout;
+
+        @Option(names = "--sample-hours", defaultValue = "6", description = "Hours between samples (default ${DEFAULT-VALUE})")
+        int sampleHours;
+
+        @Override
+        public Integer call() {
+            if (days < 1 || groups < 1 || targets < 1 || sampleHours < 1) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "counts must be at least 1");
+            }
+            long life;
+            long every;
+            try {
+                life = io.hcwatch.config.Setting.parseDuration(lifetime).toMillis();
+                every = io.hcwatch.config.Setting.parseDuration(interval).toMillis();
+                io.hcwatch.config.Setting.parseDuration(idleTimeout);
+            } catch (RuntimeException e) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                        "not a duration (like 30s, 2h): " + e.getMessage());
+            }
+            if (every < 1_000) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--interval must be at least 1s");
+            }
+            io.hcwatch.perf.StateChurnBench.run(days, groups, targets, life, every, idleTimeout, sampleHours, System.out);
             return 0;
         }
     }
