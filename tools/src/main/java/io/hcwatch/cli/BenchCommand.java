@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /** {@code ./hcwatch bench …}: the benchmark commands whose figures are in the README. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print figures (see README, Benchmarks).",
-        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, BenchCommand.Memory.class, BenchCommand.StateChurn.class,
+        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, BenchCommand.Memory.class, BenchCommand.StateChurn.class, BenchCommand.Cardinality.class, BenchCommand.Fleet.class,
                 LiveBenchCommand.class})
 final class BenchCommand implements Runnable {
 
@@ -122,6 +122,56 @@ final class BenchCommand implements Runnable {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--interval must be at least 1s");
             }
             io.hcwatch.perf.StateChurnBench.run(days, groups, targets, life, every, idleTimeout, sampleHours, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "cardinality", mixinStandardHelpOptions = true,
+            description = "A producer minting target-group names: what the limits take in and dead-letter; run with HCWATCH_JAVA_OPTS=-Xmx512m.")
+    static final class Cardinality implements Callable<Integer> {
+        @Option(names = "--names", defaultValue = "1000000", description = "Distinct names (default ${DEFAULT-VALUE})")
+        int names;
+
+        @Option(names = "--seconds", defaultValue = "60", description = "Seconds of event time they arrive in (default ${DEFAULT-VALUE})")
+        int seconds;
+
+        @Override
+        public Integer call() {
+            if (names < 1 || seconds < 1) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--names and --seconds must be at least 1");
+            }
+            io.hcwatch.perf.CardinalityBench.run(names, seconds, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "fleet", mixinStandardHelpOptions = true,
+            description = "A fleet at scale (targets checked every 10 s plus the access-log mix): records/s, heap, store size, changelog bytes/s.")
+    static final class Fleet implements Callable<Integer> {
+        @Option(names = "--target-groups", defaultValue = "10000", description = "Target groups (default ${DEFAULT-VALUE})")
+        int groups;
+
+        @Option(names = "--targets", defaultValue = "100000", description = "Targets in all (default ${DEFAULT-VALUE})")
+        int targets;
+
+        @Option(names = "--access-lines-per-second", defaultValue = "5000",
+                description = "Access-log lines per second of event time (default ${DEFAULT-VALUE})")
+        int access;
+
+        @Option(names = "--minutes", defaultValue = "30", description = "Minutes of event time (default ${DEFAULT-VALUE})")
+        int minutes;
+
+        @Option(names = "--commit-ms", defaultValue = "1000",
+                description = "Commit interval in event time (default ${DEFAULT-VALUE}: at-least-once; exactly-once commits every 100)")
+        long commitMs;
+
+        @Override
+        public Integer call() {
+            if (groups < 1 || targets < groups || access < 1 || minutes < 1 || commitMs < 1) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                        "counts must be at least 1 and --targets at least --target-groups");
+            }
+            io.hcwatch.perf.FleetScaleBench.run(groups, targets, access, minutes, commitMs, System.out);
             return 0;
         }
     }
