@@ -42,8 +42,7 @@ public final class StepHistory {
      */
     public void add(long ts, double p50, double p99, int healthy, double requestRate, int known, int capacity, long stepMillis) {
         long oldest = ts - (long) capacity * stepMillis;
-        // a lone empty step stays: it stands for the run of empty steps since, however long
-        while (size > 0 && at[index(0)] <= oldest && !(size == 1 && isEmpty(index(0)))) {
+        while (size > 0 && at[index(0)] <= oldest && !runGoesOn(oldest, stepMillis)) {
             size--;
         }
         if (at.length > INITIAL && size < at.length / 4) {
@@ -69,6 +68,14 @@ public final class StepHistory {
         this.requestRate[i] = requestRate;
         next = (next + 1) % at.length;
         size++;
+    }
+
+    /**
+     * Whether the oldest entry is an empty step standing for a run that reaches past {@code oldest}:
+     * the run ends a step before the next entry, or goes on to now when there is none.
+     */
+    private boolean runGoesOn(long oldest, long stepMillis) {
+        return isEmpty(index(0)) && (size == 1 || at[index(1)] - stepMillis > oldest);
     }
 
     private boolean isEmpty(int i) {
