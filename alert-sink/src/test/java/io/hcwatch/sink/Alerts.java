@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Alerts for tests, shaped like SPEC section 4's example. */
+/** Alerts for tests, shaped like the example in docs/contract.md ("Alerts"). */
 public final class Alerts {
 
     private Alerts() {

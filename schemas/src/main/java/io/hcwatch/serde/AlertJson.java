@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The JSON form of an {@link Alert} (SPEC section 4): one object per line, fields in the order the
- * spec shows, timestamps as ISO-8601 UTC with {@code Z}, absent scope members written as
+ * The JSON form of an {@link Alert} (docs/contract.md, "Alerts"): one object per line, fields in the order the
+ * contract shows, timestamps as ISO-8601 UTC with {@code Z}, absent scope members written as
  * {@code null}. Details are written sorted by key so that the same alert always prints the same
  * line (Avro hands maps back in hash order).
  */

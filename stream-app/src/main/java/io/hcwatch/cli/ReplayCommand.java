@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.config.Settings;
+import io.hcwatch.parse.LogDates;
 import io.hcwatch.replay.ReplayInputs;
 import io.hcwatch.replay.ReplayRun;
 import io.hcwatch.replay.ReplaySummary;
@@ -22,6 +23,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -60,6 +64,16 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--dlq", paramLabel = "FILE", description = "Write every rejected line here as JSON {source, file, line, error, raw}")
     Path dlq;
 
+    @Option(names = "--year", paramLabel = "YYYY",
+            description = "Year of HAProxy dates written without one (RFC 3164 and console prefixes);"
+                    + " default: the latest such date not more than a day ahead of now")
+    String year;
+
+    @Option(names = "--zone", paramLabel = "ZONE",
+            description = "Zone of HAProxy dates written without an offset (accept dates, RFC 3164 prefixes):"
+                    + " an IANA zone such as Europe/Berlin or an offset such as +01:00 (default UTC)")
+    String zone;
+
     @Override
     public Integer call() throws IOException {
         ReplayInputs inputs = new ReplayInputs();
@@ -78,11 +92,12 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--set " + e.getMessage());
         }
+        LogDates dates = new LogDates(Clock.system(zoneId()), yearNumber());
         long started = System.nanoTime();
         ReplaySummary summary = new ReplaySummary();
         List<Alert> alerts;
         try (DeadLetterFile dead = dlq == null ? null : new DeadLetterFile(dlq)) {
-            alerts = new ReplayRun(inputs, settings, Clock.systemUTC())
+            alerts = new ReplayRun(inputs, settings, dates)
                     .run(d -> {
                         if (dead != null) {
                             dead.write(d);
@@ -98,6 +113,29 @@ public final class ReplayCommand implements Callable<Integer> {
         out.flush();
         summary.print(System.err, (System.nanoTime() - started) / 1_000_000);
         return 0;
+    }
+
+    /** Read here rather than by picocli's converter, so a bad value gets hcwatch's own one-line reason. */
+    private Integer yearNumber() {
+        if (year == null) {
+            return null;
+        }
+        if (!year.matches("[0-9]{4}")) {
+            throw new UsageException("--year: '" + year + "' is not a year (four digits, e.g. 2025)");
+        }
+        return Integer.valueOf(year);
+    }
+
+    private ZoneId zoneId() {
+        if (zone == null) {
+            return ZoneOffset.UTC;
+        }
+        try {
+            return ZoneId.of(zone);
+        } catch (DateTimeException e) {
+            throw new UsageException("--zone: '" + zone + "' is not a zone (an IANA zone such as Europe/Berlin, or an"
+                    + " offset such as +01:00 or UTC)");
+        }
     }
 
     private static void add(ReplayInputs inputs, Source source, List<Path> files) {

@@ -2,7 +2,7 @@ package io.hcwatch.detect;
 
 import java.util.Locale;
 
-/** The alert types of SPEC section 3; {@link #id()} is the stable identifier on the wire. */
+/** The alert types of docs/contract.md ("Alert types"); {@link #id()} is the stable identifier on the wire. */
 public enum AlertType {
     CORRELATED_FAILURE,
     ZONAL_FAILURE,

@@ -53,7 +53,7 @@ public final class PipelineMetrics {
         return registry;
     }
 
-    /** The severities each alert type can have (SPEC section 3), for the series registered at zero. */
+    /** The severities each alert type can have (docs/contract.md, "Alert types"), for the series registered at zero. */
     static final Map<String, List<String>> ALERT_SEVERITIES = Map.of(
             "correlated_failure", List.of("warning", "critical"),
             "zonal_failure", List.of("error"),
@@ -68,7 +68,7 @@ public final class PipelineMetrics {
 
     /**
      * Registers at zero the per-source outcome counters, the late-record counters of each monitor
-     * and the alert counters of every type, severity and status the SPEC gives.
+     * and the alert counters of every type, severity and status docs/contract.md gives.
      */
     public PipelineMetrics initialize(Collection<String> sources, Collection<String> monitors) {
         ALERT_SEVERITIES.forEach((type, severities) -> {

@@ -12,10 +12,11 @@ import org.apache.avro.specific.SpecificRecord;
  *
  * <p><b>Years and zones.</b> Traffic lines are timed by HAProxy's accept date, which has a year.
  * Check and state lines are timed by their prefix, and RFC 3164 or console prefixes carry no year:
- * it is taken from the injected {@link Clock} (the most recent such date not more than a day ahead
- * of the clock, see {@link SyslogPrefix#instant}). Dates without a zone are read in the prefix's
- * own UTC offset when it has one, else in the clock's zone. A line with no timestamp at all is
- * timed by the clock. Replays should pass a clock set to the period being replayed.
+ * it is {@link LogDates#year()} when set, else taken from the clock (the most recent such date not
+ * more than a day ahead of it, see {@link SyslogPrefix#instant}). Dates without a zone are read in
+ * the prefix's own UTC offset when it has one, else in the clock's zone. A line with no timestamp at
+ * all is timed by the clock. Replays of old files pass the year and the hosts' zone
+ * ({@code replay --year/--zone}).
  *
  * <p>Stateless apart from the clock; thread-safe.
  */
@@ -37,14 +38,18 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
         {"haproxy version is", "process_lifecycle"},
     };
 
-    private final Clock clock;
+    private final LogDates dates;
 
     public HaproxyLogParser() {
         this(Clock.systemUTC());
     }
 
     public HaproxyLogParser(Clock clock) {
-        this.clock = clock;
+        this(LogDates.live(clock));
+    }
+
+    public HaproxyLogParser(LogDates dates) {
+        this.dates = dates;
     }
 
     @Override
@@ -59,17 +64,18 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
             return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text, "an HAProxy message after the prefix");
         }
         if (HaproxyTrafficLineParser.looksLikeTraffic(text, body)) {
-            return widen(HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(clock)));
+            return widen(HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(dates.clock())));
         }
         for (String[] known : LIFECYCLE) {
             if (text.startsWith(known[0], body)) {
                 return ParseResult.skipped(known[1]);
             }
         }
-        Instant ts = prefix.instant(clock);
+        Instant ts = prefix.instant(dates);
         if (ts == null) {
             return Rejections.reject(RejectReason.BAD_TIMESTAMP, "syslog timestamp", text.substring(0, body),
-                    "a date that exists in the clock's year or the years before it");
+                    dates.year() == null ? "a date that exists in the clock's year or the years before it"
+                            : "a date that exists in " + dates.year());
         }
         ParseResult<SpecificRecord> check = HaproxyCheckLineParser.parse(text, prefix, ts);
         if (check != null) {

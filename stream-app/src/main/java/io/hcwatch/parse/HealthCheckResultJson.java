@@ -12,7 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The JSON form of {@link HealthCheckResult} (SPEC §2): one object per line. Required:
+ * The JSON form of {@link HealthCheckResult} (docs/contract.md, "HealthCheckResult"): one object per line. Required:
  * {@code ts, target_group, target, outcome}; everything else optional; unknown fields ignored.
  * {@code ts} and {@code registered_at} are ISO-8601 with a zone (epoch milliseconds accepted too).
  * Numeric fields take any JSON number or a string holding one; ranges and rounding in PARSERS.md.

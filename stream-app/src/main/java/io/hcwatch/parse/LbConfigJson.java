@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The JSON form of {@link LbConfig} (SPEC §2). Required: {@code kind, id, ts}. {@code ts} is
+ * The JSON form of {@link LbConfig} (docs/contract.md, "LbConfig"). Required: {@code kind, id, ts}. {@code ts} is
  * required rather than defaulted to now: the config topic is compacted and replayed, and a
  * replayed record stamped with the replay's wall clock would move a config change to the wrong
  * side of the failures it explains (health_check_config_risk fires "at the change").

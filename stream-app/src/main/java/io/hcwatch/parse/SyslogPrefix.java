@@ -32,13 +32,15 @@ record SyslogPrefix(int bodyStart, boolean recognised, String host, String progr
     }
 
     /**
-     * The prefix time. Without a year it is the most recent such date not later than one day after
-     * the clock's now (so a December line read in January lands in December of last year). Without
-     * any timestamp the clock's now is used: the line's time is then only known by its arrival.
+     * The prefix time. Without a year it is in {@code dates.year()} when that is set, else the most
+     * recent such date not later than one day after the clock's now (so a December line read in
+     * January lands in December of last year). Without any timestamp the clock's now is used: the
+     * line's time is then only known by its arrival.
      *
-     * @return null when the fields name no real date (e.g. Feb 29 in no nearby year)
+     * @return null when the fields name no real date (e.g. Feb 29 in no nearby year, or not in the given year)
      */
-    Instant instant(Clock clock) {
+    Instant instant(LogDates dates) {
+        Clock clock = dates.clock();
         if (!hasTimestamp) {
             return clock.instant();
         }
@@ -46,29 +48,34 @@ record SyslogPrefix(int bodyStart, boolean recognised, String host, String progr
         if (year > 0) {
             return toInstant(year, month, day, zone);
         }
+        if (dates.year() != null) {
+            return inYear(dates.year(), zone);
+        }
         Instant now = clock.instant();
         int thisYear = LocalDateTime.ofInstant(now, zone).getYear();
         Instant latest = now.plusSeconds(86_400);
         for (int y = thisYear + 1; y >= thisYear - 8; y--) {
-            int m = month;
-            int d = day;
-            if (dayOfYear > 0) {
-                if (dayOfYear > (CivilTime.isLeap(y) ? 366 : 365)) {
-                    continue;
-                }
-                LocalDateTime date = LocalDateTime.of(y, 1, 1, 0, 0).plusDays(dayOfYear - 1L);
-                m = date.getMonthValue();
-                d = date.getDayOfMonth();
-            }
-            if (!CivilTime.isValidDate(y, m, d)) {
-                continue;
-            }
-            Instant candidate = toInstant(y, m, d, zone);
-            if (!candidate.isAfter(latest)) {
+            Instant candidate = inYear(y, zone);
+            if (candidate != null && !candidate.isAfter(latest)) {
                 return candidate;
             }
         }
         return null;
+    }
+
+    /** This year-less date in year {@code y}, or null when it does not exist there (Feb 29, day 366). */
+    private Instant inYear(int y, ZoneId zone) {
+        int m = month;
+        int d = day;
+        if (dayOfYear > 0) {
+            if (dayOfYear > (CivilTime.isLeap(y) ? 366 : 365)) {
+                return null;
+            }
+            LocalDateTime date = LocalDateTime.of(y, 1, 1, 0, 0).plusDays(dayOfYear - 1L);
+            m = date.getMonthValue();
+            d = date.getDayOfMonth();
+        }
+        return CivilTime.isValidDate(y, m, d) ? toInstant(y, m, d, zone) : null;
     }
 
     private Instant toInstant(int y, int m, int d, ZoneId zone) {

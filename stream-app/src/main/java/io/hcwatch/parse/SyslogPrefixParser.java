@@ -215,7 +215,8 @@ final class SyslogPrefixParser {
             tag(p, end);
             return;
         }
-        host = s.substring(p, end);
+        // RFC 5424's NILVALUE: HAProxy sends it when no hostname is configured (no log-send-hostname)
+        host = rfc5424 && end == p + 1 && s.charAt(p) == '-' ? null : s.substring(p, end);
         p = end;
         skipBlanks();
         if (p >= n || s.charAt(p) == '[') {

@@ -9,6 +9,7 @@ import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
 import io.hcwatch.parse.AlbTrafficLine;
+import io.hcwatch.parse.LogDates;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.topology.Decoder;
 import io.hcwatch.topology.Decoders;
@@ -38,18 +39,23 @@ public final class ReplayRun {
 
     private final ReplayInputs inputs;
     private final Settings settings;
-    private final Clock clock;
+    private final LogDates dates;
 
     public ReplayRun(ReplayInputs inputs, Settings settings, Clock clock) {
+        this(inputs, settings, LogDates.live(clock));
+    }
+
+    /** @param dates completes HAProxy dates without a year or zone (replay --year, --zone) */
+    public ReplayRun(ReplayInputs inputs, Settings settings, LogDates dates) {
         this.inputs = inputs;
         this.settings = settings;
-        this.clock = clock;
+        this.dates = dates;
     }
 
     /** Runs to the end; alerts come back sorted by event time. Throws UncheckedIOException on an unreadable file. */
     public List<Alert> run(Consumer<DeadLetter> deadLetters, ReplaySummary summary) {
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://hcwatch-replay");
-        Map<Source, Decoder> standard = Decoders.standard(Topics.defaults(), serde, clock);
+        Map<Source, Decoder> standard = Decoders.standard(Topics.defaults(), serde, dates);
         Map<Source, Remembering> decoders = new EnumMap<>(Source.class);
         standard.forEach((s, d) -> decoders.put(s, new Remembering(d)));
         Map<Source, Decoder> forPipeline = new EnumMap<>(Source.class);

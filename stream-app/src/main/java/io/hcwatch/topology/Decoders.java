@@ -7,11 +7,12 @@ import io.hcwatch.parse.AlbHealthCheckLogParser;
 import io.hcwatch.parse.HaproxyLogParser;
 import io.hcwatch.parse.HealthCheckResultJson;
 import io.hcwatch.parse.LbConfigJson;
+import io.hcwatch.parse.LogDates;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** The decoder of every input (SPEC section 2): log parsers for raw lines, Avro-or-JSON for records. */
+/** The decoder of every input (docs/contract.md, "Input formats"): log parsers for raw lines, Avro-or-JSON for records. */
 public final class Decoders {
 
     private Decoders() {
@@ -22,10 +23,18 @@ public final class Decoders {
      * @param clock       supplies the year for syslog timestamps that carry none
      */
     public static Map<Source, Decoder> standard(Topics topics, Map<String, ?> serdeConfig, Clock clock) {
+        return standard(topics, serdeConfig, LogDates.live(clock));
+    }
+
+    /**
+     * @param serdeConfig registry settings for the Avro inputs
+     * @param dates       completes HAProxy dates without a year or zone
+     */
+    public static Map<Source, Decoder> standard(Topics topics, Map<String, ?> serdeConfig, LogDates dates) {
         Map<Source, Decoder> d = new EnumMap<>(Source.class);
         AlbAccessLogParser alb = new AlbAccessLogParser();
         AlbHealthCheckLogParser albHealth = new AlbHealthCheckLogParser();
-        HaproxyLogParser haproxy = new HaproxyLogParser(clock);
+        HaproxyLogParser haproxy = new HaproxyLogParser(dates);
         HealthCheckResultJson healthJson = new HealthCheckResultJson();
         LbConfigJson configJson = new LbConfigJson();
         d.put(Source.ALB, alb.traffic()::parse);

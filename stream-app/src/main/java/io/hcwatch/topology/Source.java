@@ -4,7 +4,7 @@ import io.hcwatch.topology.Routed.Destination;
 import java.util.EnumSet;
 import java.util.Set;
 
-/** The inputs of SPEC section 2; {@link #id()} names them in dead letters, metrics and replay flags. */
+/** The inputs of docs/contract.md ("Topics"); {@link #id()} names them in dead letters, metrics and replay flags. */
 public enum Source {
     ALB("alb", EnumSet.of(Destination.FLEET, Destination.FLOOD)),
     ALB_HEALTH("alb-health", EnumSet.of(Destination.FLEET)),

@@ -3,7 +3,7 @@ package io.hcwatch.topology;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** Topic names (SPEC section 2 defaults, each configurable). */
+/** Topic names (the defaults of docs/contract.md, "Topics"; each configurable). */
 public record Topics(Map<Source, String> inputs, String alerts, String deadLetters) {
 
     public static Topics defaults() {

@@ -58,7 +58,7 @@ final class IncidentFixture {
                             .setCheck(CheckConfig.newBuilder().setPath("/health").setIntervalMs(5000).setTimeoutMs(2000)
                                     .setHealthyThreshold(3).setUnhealthyThreshold(2).build())
                             .build();
-                    // SPEC: health-check-results are keyed by target id
+                    // docs/contract.md: health-check-results are keyed by target id
                     out.add(new Telemetry(Source.HEALTH, ts, HealthCheckResultJson.writeBytes(r), r.getTarget()));
                 }
             }

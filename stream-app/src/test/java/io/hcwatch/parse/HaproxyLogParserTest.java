@@ -181,6 +181,37 @@ class HaproxyLogParserTest {
     }
 
     @Test
+    void aGivenYearAndZoneCompleteDatesThatLackThem() {
+        // a host in New York (UTC-5 in December), files of 2024 replayed in 2031
+        Clock later = Clock.fixed(Instant.parse("2031-06-01T00:00:00Z"), java.time.ZoneId.of("America/New_York"));
+        HaproxyLogParser replay = new HaproxyLogParser(new LogDates(later, 2024));
+        // day 366 exists only in a leap year: 2024-12-31
+        HealthCheckResult h = (HealthCheckResult) ((ParseResult.Ok<SpecificRecord>) replay.parse(
+                "[WARNING] 366/235950 (4242) : Server app/web3 is DOWN, reason: Layer4 timeout, check duration: 2001ms."
+                        + " 0 active and 0 backup servers left. 0 sessions active, 0 requeued, 0 remaining in queue."))
+                .value();
+        assertThat(h.getTs()).isEqualTo(Instant.parse("2025-01-01T04:59:50Z"));
+        // the accept date has a year of its own; only the zone applies
+        HaproxyRequest r = (HaproxyRequest) ((ParseResult.Ok<SpecificRecord>) replay.parse(
+                "10.1.2.3:51515 [03/Mar/2026:14:32:48.001] pg-in pg/db1 1/0/5012 4481 -- 10/10/3/3/0 0/0")).value();
+        assertThat(r.getTs()).isEqualTo(Instant.parse("2026-03-03T19:32:48.001Z"));
+        // an offset in the prefix wins over the given zone
+        BackendEvent e = (BackendEvent) ((ParseResult.Ok<SpecificRecord>) replay.parse(
+                "<134>1 2024-03-03T14:32:47+01:00 lb2 haproxy 4243 - - backend app has no server available!")).value();
+        assertThat(e.getTs()).isEqualTo(Instant.parse("2024-03-03T13:32:47Z"));
+    }
+
+    @Test
+    void aDateThatTheGivenYearDoesNotHaveIsRejected() {
+        HaproxyLogParser replay = new HaproxyLogParser(new LogDates(MARCH_2026, 2023));
+        ParseResult<SpecificRecord> r = replay.parse("Feb 29 10:00:00 lb1 haproxy[1]: backend app has no server available!");
+        assertThat(r).isInstanceOfSatisfying(ParseResult.Rejected.class, rej -> {
+            assertThat(rej.reason()).isEqualTo(RejectReason.BAD_TIMESTAMP);
+            assertThat(rej.error()).contains("2023");
+        });
+    }
+
+    @Test
     void consoleDayOfYearTakesItsYearFromTheClock() {
         ParseResult<SpecificRecord> r = parser.parse(
                 "[WARNING] 062/143250 (4242) : Server app/web3 is DOWN, reason: Layer4 timeout, check duration: 2001ms."

@@ -17,12 +17,15 @@ import java.util.regex.Pattern;
 
 /**
  * The third-party peer fixtures kept beside the repository ({@code <repo root>/../shared/fixtures/
- * peer-logs}, or the folder named by the system property {@code hcwatch.fixtures}). They are not
- * part of the project, so tests that need them are skipped where they are absent.
+ * peer-logs}, or the folder named by the system property {@code hcwatch.fixtures}). They are
+ * third-party material and stay outside the repository: tests that need them are skipped with a
+ * message where they are absent, and fail instead when {@code HCWATCH_REQUIRE_FIXTURES=1} (CI, which
+ * has them beside the clone). The project's own samples cover every parser path without them.
  */
 final class PeerFixtures {
 
     static final String PROPERTY = "hcwatch.fixtures";
+    static final String REQUIRE_ENV = "HCWATCH_REQUIRE_FIXTURES";
     private static final Pattern HEADER = Pattern.compile("^### ([LH])(\\d+) (?:\\((\\d+) fields\\)|— (\\S+))");
     private static final Pattern PAIR = Pattern.compile("([A-Za-z_][\\w/]*(?: \\([\\w/]+\\))?)=`([^`]*)`");
 
@@ -42,14 +45,20 @@ final class PeerFixtures {
         return root.resolveSibling("shared").resolve("fixtures").resolve("peer-logs").normalize();
     }
 
-    /** Skips the calling test with the path it looked at when the fixtures are not there. */
+    /**
+     * Skips the calling test with the path it looked at when the fixtures are not there, or fails it
+     * when {@code HCWATCH_REQUIRE_FIXTURES=1}.
+     */
     static Path requireFolder() {
-        Path folder = folder();
-        if ("1".equals(System.getenv("HCWATCH_REQUIRE_FIXTURES")) && !Files.isDirectory(folder)) {
-            throw new AssertionError("HCWATCH_REQUIRE_FIXTURES=1 but the peer fixtures are not at " + folder);
+        return requireFolder(folder(), System.getenv(REQUIRE_ENV));
+    }
+
+    static Path requireFolder(Path folder, String requireSetting) {
+        if ("1".equals(requireSetting) && !Files.isDirectory(folder)) {
+            throw new AssertionError(REQUIRE_ENV + "=1 but the peer fixtures are not at " + folder);
         }
-        assumeTrue(Files.isDirectory(folder),
-                "peer fixtures not found at " + folder + " (set -D" + PROPERTY + "=<path> to point at them)");
+        assumeTrue(Files.isDirectory(folder), "peer fixtures not found at " + folder + ": skipped (set -D" + PROPERTY
+                + "=<path> to point at them; " + REQUIRE_ENV + "=1 makes their absence a failure)");
         return folder;
     }
 

@@ -23,6 +23,10 @@ final class LiveBenchCommand implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "2", description = "Partitions per input topic (default ${DEFAULT-VALUE})")
     int partitions;
 
+    @Option(names = "--instances", defaultValue = "1",
+            description = "Instances of each app in one consumer group, each with its own state directory (default ${DEFAULT-VALUE})")
+    int instances;
+
     @Option(names = "--latency-samples", defaultValue = "200", description = "Alert latency samples (default ${DEFAULT-VALUE})")
     int latencySamples;
 
@@ -33,10 +37,10 @@ final class LiveBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (records < 1 || rounds < 1 || partitions < 1) {
-            throw new UsageException("--records, --rounds and --partitions must be at least 1");
+        if (records < 1 || rounds < 1 || partitions < 1 || instances < 1) {
+            throw new UsageException("--records, --rounds, --partitions and --instances must be at least 1");
         }
-        LiveBench.run(records, partitions, rounds, latencySamples, streamsConfig, System.out);
+        LiveBench.run(records, partitions, rounds, instances, latencySamples, streamsConfig, System.out);
         return 0;
     }
 }

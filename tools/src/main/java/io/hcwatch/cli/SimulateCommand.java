@@ -102,7 +102,7 @@ final class SimulateCommand implements Callable<Integer> {
     Double noise;
 
     @Option(names = "--topic", paramLabel = "SOURCE=NAME",
-            description = "Topic for a source (alb, alb-health, haproxy, health, config); SPEC defaults otherwise")
+            description = "Topic for a source (alb, alb-health, haproxy, health, config); the default topic names otherwise")
     Map<String, String> topics = new LinkedHashMap<>();
 
     @Option(names = "--producer-property", paramLabel = "KEY=VALUE", description = "Kafka producer setting (repeatable)")

@@ -64,15 +64,16 @@ public final class LiveBench {
      * @param rounds each round runs both apps over the whole backlog, in turn (pass-through first in
      *               odd rounds, hcwatch first in even ones, so drift on a shared machine hits both)
      */
-    public static void run(long records, int partitions, int rounds, int latencySamples, Map<String, String> streamsConfig,
-            PrintStream out) throws Exception {
+    public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
+            Map<String, String> streamsConfig, PrintStream out) throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.segment.bytes", "268435456"));
              SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start()) {
             List<String> inputs = new ArrayList<>(TOPICS.inputs().values());
             broker.createTopics(partitions, inputs);
             broker.createTopics(partitions, List.of(TOPICS.alerts(), TOPICS.deadLetters(), "passthrough-out"));
-            out.printf("live benchmark: %,d records into %d input partitions per topic, broker and apps in one JVM on %d cores%n",
-                    records, partitions, Runtime.getRuntime().availableProcessors());
+            out.printf("live benchmark: %,d records into %d input partitions per topic, %d instance(s) of each app,"
+                            + " broker and apps in one JVM on %d cores%n",
+                    records, partitions, instances, Runtime.getRuntime().availableProcessors());
             long produceStart = System.nanoTime();
             produce(broker, records);
             out.printf("  produced in %.1fs%n", (System.nanoTime() - produceStart) / 1e9);
@@ -80,15 +81,18 @@ public final class LiveBench {
             List<Rate> hcwatch = new ArrayList<>();
             List<Rate> passThrough = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
-                StreamAppConfig config = config(broker, registry, "hcwatch-bench-" + round, streamsConfig);
+                String hcwatchId = "hcwatch-bench-" + round;
                 String passThroughId = "pass-through-" + round;
                 Measurement passThroughRun = () -> passThrough.add(measure(broker, passThroughId, records,
-                        () -> passThrough(broker, config, passThroughId), out));
-                Measurement hcwatchRun = () -> hcwatch.add(measure(broker, config.applicationId(), records, () -> {
-                    StreamApp app = new StreamApp(config);
-                    app.start();
-                    return app::close;
-                }, out));
+                        () -> startAll(instances, () -> passThrough(broker, config(broker, registry, hcwatchId, streamsConfig),
+                                passThroughId)), out));
+                Measurement hcwatchRun = () -> hcwatch.add(measure(broker, hcwatchId, records,
+                        () -> startAll(instances, () -> {
+                            // each instance keeps its own state directory, as separate machines would
+                            StreamApp app = new StreamApp(config(broker, registry, hcwatchId, streamsConfig));
+                            app.start();
+                            return app::close;
+                        }), out));
                 if (round % 2 == 1) {
                     passThroughRun.run();
                     hcwatchRun.run();
@@ -139,6 +143,19 @@ public final class LiveBench {
     private static KafkaProducer<byte[], byte[]> producer(EmbeddedKafkaBroker broker) {
         return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", 20,
                 "batch.size", 262144, "compression.type", "lz4", "acks", "1"), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Starts {@code instances} members of one consumer group; closing the result closes them all. */
+    private static AutoCloseable startAll(int instances, Starter starter) throws Exception {
+        List<AutoCloseable> started = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            started.add(starter.start());
+        }
+        return () -> {
+            for (AutoCloseable c : started) {
+                c.close();
+            }
+        };
     }
 
     /** A Kafka Streams pass-through of the same input with hcwatch's client settings. */

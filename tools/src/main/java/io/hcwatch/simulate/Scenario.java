@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The incidents of SPEC section 1, and a day of healthy traffic, as reproducible simulations.
+ * The seed incidents (docs/contract.md, "Why: the incidents"), and a day of healthy traffic, as reproducible simulations.
  * Each names what happens, when it starts (its onset), which alerts hcwatch must raise and how
  * soon, which other alert types are acceptable, and where the real incident was detected.
  */
@@ -273,7 +273,7 @@ public enum Scenario {
         return description;
     }
 
-    /** Where the seed incident (SPEC section 1) was detected in real life. */
+    /** Where the seed incident was detected in real life. */
     public String realWorld() {
         return realWorld;
     }

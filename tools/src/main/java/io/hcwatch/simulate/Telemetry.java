@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * One simulated input record as a producer would send it: the source (which decides the topic),
  * the telemetry's own event time, the raw value (a log line or a JSON record, UTF-8) and the
- * record key SPEC section 2 gives it (target id for health-check results, config id for LbConfig,
+ * record key docs/contract.md ("Topics") gives it (target id for health-check results, config id for LbConfig,
  * none for log lines).
  */
 public record Telemetry(Source source, long eventTimeMillis, byte[] value, String key) {

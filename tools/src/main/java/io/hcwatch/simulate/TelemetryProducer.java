@@ -16,7 +16,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Produces a simulation to Kafka the way the real sources would: each record to its source's
- * topic (SPEC section 2), the raw line or JSON as the value, the SPEC key, and the event time as
+ * topic, the raw line or JSON as the value, the key docs/contract.md ("Topics") gives it, and the event time as
  * the record timestamp. Paced against the wall clock, {@code speed} simulated seconds per second
  * (0: as fast as the producer goes).
  */

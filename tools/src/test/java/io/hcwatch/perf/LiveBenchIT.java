@@ -18,10 +18,11 @@ import org.junit.jupiter.api.Test;
 class LiveBenchIT {
 
     @Test
-    void bothAppsConsumeEverythingAndTheFiguresArePrinted() throws Exception {
+    void bothAppsConsumeEverythingWithTwoInstancesEachAndTheFiguresArePrinted() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        LiveBench.run(600_000, 2, 2, 3, Map.of(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        LiveBench.run(600_000, 2, 2, 2, 3, Map.of(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("2 instance(s) of each app");
 
         for (String app : new String[] {"pass-through-1", "hcwatch-bench-1", "pass-through-2", "hcwatch-bench-2"}) {
             assertThat(out).containsPattern(Pattern.compile(app + " +[\\d,]+ records in .* [\\d,]+ records/s"));

@@ -45,7 +45,7 @@ class ScenarioTest {
                         .map(d -> d.expected().type() + scopeNote(d.alert()) + " +" + d.afterOnset().toSeconds() + "s")
                         .collect(Collectors.joining(", ")));
         assertThat(verdict.problems()).as(scenario.id()).isEmpty();
-        assertThat(result.records().keySet()).as("every input of SPEC section 2 is simulated")
+        assertThat(result.records().keySet()).as("every input topic is simulated")
                 .contains(Source.ALB, Source.ALB_HEALTH, Source.HAPROXY, Source.HEALTH, Source.CONFIG);
     }
 

@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * Counters and timers of the alert sink. Every tag value comes from a fixed set: alert types not in
- * SPEC section 3 are counted as {@code other}, so a producer that invents types cannot blow up the
+ * docs/contract.md ("Alert types") are counted as {@code other}, so a producer that invents types cannot blow up the
  * number of series.
  */
 public final class DeliveryMetrics {

@@ -8,7 +8,7 @@ import org.HdrHistogram.Histogram;
 /**
  * Names the likely cause of a fleet-wide failure from what the telemetry shows, in a fixed
  * order: zonal, shared dependency behind a deep check, timeout below real latency, overload
- * cascade, else unknown. Each rule is the signature of one seed incident (SPEC section 1).
+ * cascade, else unknown. Each rule is the signature of one seed incident (docs/contract.md, "Why: the incidents").
  */
 public final class FleetDiagnostician {
 
