@@ -16,10 +16,11 @@ public final class StepHistory {
     private static final int INITIAL = 4;
 
     public long[] at;
-    public double[] p50;
-    public double[] p99;
+    /** Quantiles are bucket values of a histogram (whole milliseconds): a float holds them exactly, in half the room. */
+    public float[] p50;
+    public float[] p99;
     public int[] healthy;
-    public double[] requestRate;
+    public float[] requestRate;
     /** Targets in the registry at each step. */
     public int[] known;
     /** Where the next step goes; the entries are the {@code size} before it, oldest first, around the ring. */
@@ -62,10 +63,10 @@ public final class StepHistory {
         int i = next;
         this.known[i] = known;
         at[i] = ts;
-        this.p50[i] = p50;
-        this.p99[i] = p99;
+        this.p50[i] = (float) p50;
+        this.p99[i] = (float) p99;
         this.healthy[i] = healthy;
-        this.requestRate[i] = requestRate;
+        this.requestRate[i] = (float) requestRate;
         next = (next + 1) % at.length;
         size++;
     }
@@ -89,10 +90,10 @@ public final class StepHistory {
 
     private void resize(int length) {
         long[] a = new long[length];
-        double[] q50 = new double[length];
-        double[] q99 = new double[length];
+        float[] q50 = new float[length];
+        float[] q99 = new float[length];
         int[] h = new int[length];
-        double[] rate = new double[length];
+        float[] rate = new float[length];
         int[] k = new int[length];
         for (int j = 0; j < size; j++) {
             int i = index(j);

@@ -45,7 +45,7 @@ class StepHistoryTest {
                     assertThat(index).isEqualTo(-1);
                 } else {
                     assertThat(history.healthy[index]).isEqualTo(oracle.healthy);
-                    assertThat(history.requestRate[index]).isEqualTo(oracle.rate);
+                    assertThat((double) history.requestRate[index]).isEqualTo(oracle.rate);
                     assertThat(Double.compare(history.p50[index], oracle.p50)).isZero();
                 }
                 assertThat(Double.compare(history.peakP99(ts - 20 * STEP, ts), peak(ring, ts - 20 * STEP, ts))).isZero();
