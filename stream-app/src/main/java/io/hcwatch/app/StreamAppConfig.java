@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * <ul>
  *   <li>{@code bootstrap.servers}, {@code schema.registry.url} (required), {@code application.id}</li>
  *   <li>{@code schema.registry.*}, {@code basic.auth.*}, {@code auto.register.schemas}: passed to the Avro serdes</li>
- *   <li>{@code topic.<alb|alb-health|haproxy|health|config|alerts|dlq>}: topic names</li>
+ *   <li>{@code topic.<alb|alb-health|haproxy|health|haproxy-stats|config|alerts|dlq>}: topic names</li>
  *   <li>{@code detect.<setting>}: any detector setting (README, "Configuration")</li>
  *   <li>{@code streams.<kafka streams or client config>}: passed to Kafka Streams as is</li>
  *   <li>{@code metrics.host}, {@code metrics.port}: the /metrics, /health, /ready endpoint ({@code -1}: off)</li>
@@ -132,7 +132,7 @@ public record StreamAppConfig(
             }
         }
         throw new ConfigException("unknown topic key " + key + " (topic.alb, topic.alb-health, topic.haproxy, topic.health,"
-                + " topic.config, topic.alerts, topic.dlq)");
+                + " topic.haproxy-stats, topic.config, topic.alerts, topic.dlq)");
     }
 
     private static String required(Properties p, String key) {

@@ -55,6 +55,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--health", paramLabel = "FILE", description = "HealthCheckResult JSON lines (repeatable)")
     List<Path> health = new ArrayList<>();
 
+    @Option(names = "--haproxy-stats", paramLabel = "FILE", description = "HaproxyStats JSON lines, as collect haproxy writes them (repeatable)")
+    List<Path> haproxyStats = new ArrayList<>();
+
     @Option(names = "--config", paramLabel = "FILE", description = "LbConfig JSON lines (repeatable)")
     List<Path> config = new ArrayList<>();
 
@@ -81,9 +84,10 @@ public final class ReplayCommand implements Callable<Integer> {
         add(inputs, Source.ALB_HEALTH, albHealth);
         add(inputs, Source.HAPROXY, haproxy);
         add(inputs, Source.HEALTH, health);
+        add(inputs, Source.HAPROXY_STATS, haproxyStats);
         add(inputs, Source.CONFIG, config);
         if (inputs.isEmpty()) {
-            throw new UsageException("nothing to replay: give at least one of --alb, --alb-health, --haproxy, --health, --config");
+            throw new UsageException("nothing to replay: give at least one of --alb, --alb-health, --haproxy, --health, --haproxy-stats, --config");
         }
         Settings settings;
         try {

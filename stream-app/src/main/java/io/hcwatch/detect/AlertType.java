@@ -13,7 +13,8 @@ public enum AlertType {
     CLIENT_FLOOD,
     FAIL_OPEN_ROUTING,
     DNS_FAILOVER,
-    NO_HEALTHY_TARGETS;
+    NO_HEALTHY_TARGETS,
+    GRAY_FAILURE;
 
     public String id() {
         return name().toLowerCase(Locale.ROOT);

@@ -54,17 +54,18 @@ public final class PipelineMetrics {
     }
 
     /** The severities each alert type can have (docs/contract.md, "Alert types"), for the series registered at zero. */
-    static final Map<String, List<String>> ALERT_SEVERITIES = Map.of(
-            "correlated_failure", List.of("warning", "critical"),
-            "zonal_failure", List.of("error"),
-            "health_latency_headroom", List.of("warning", "critical"),
-            "health_check_config_risk", List.of("warning", "critical"),
-            "replacement_churn", List.of("critical"),
-            "socket_slot_exhaustion", List.of("warning", "critical"),
-            "client_flood", List.of("error"),
-            "fail_open_routing", List.of("critical"),
-            "dns_failover", List.of("warning"),
-            "no_healthy_targets", List.of("critical"));
+    static final Map<String, List<String>> ALERT_SEVERITIES = Map.ofEntries(
+            Map.entry("correlated_failure", List.of("warning", "critical")),
+            Map.entry("zonal_failure", List.of("error")),
+            Map.entry("health_latency_headroom", List.of("warning", "critical")),
+            Map.entry("health_check_config_risk", List.of("warning", "critical")),
+            Map.entry("replacement_churn", List.of("critical")),
+            Map.entry("socket_slot_exhaustion", List.of("warning", "critical")),
+            Map.entry("client_flood", List.of("error")),
+            Map.entry("fail_open_routing", List.of("critical")),
+            Map.entry("dns_failover", List.of("warning")),
+            Map.entry("no_healthy_targets", List.of("critical")),
+            Map.entry("gray_failure", List.of("warning", "error")));
 
     /**
      * Registers at zero the per-source outcome counters, the late-record counters of each monitor

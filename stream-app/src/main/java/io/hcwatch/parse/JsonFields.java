@@ -113,19 +113,8 @@ final class JsonFields {
      * from zero to the field's unit before its range is checked.
      */
     Integer whole(String name, int min, int max) {
-        JsonNode v = value(name, false);
-        if (v == null) {
-            return null;
-        }
-        long n = JsonNumbers.whole(v, min, max);
-        if (n == JsonNumbers.NOT_A_NUMBER) {
-            throw notANumber(name, v, min + ".." + max);
-        }
-        if (n == JsonNumbers.OUT_OF_RANGE) {
-            throw new Invalid(RejectReason.BAD_NUMBER, Rejections.describe(field(name), held(v),
-                    min + ".." + max + " once rounded to a whole number"));
-        }
-        return (int) n;
+        Long n = wholeLong(name, min, max);
+        return n == null ? null : (int) (long) n;
     }
 
     /** A count or a duration: a whole number from 0 to the largest an Avro int holds. */
@@ -208,6 +197,49 @@ final class JsonFields {
         }
         throw new Invalid(RejectReason.BAD_ENUM, Rejections.describe(field(name), text,
                 "one of " + Arrays.toString(type.getEnumConstants())));
+    }
+
+    /** {@link #whole} for counters held as a long. */
+    Long wholeLong(String name, long min, long max) {
+        JsonNode v = value(name, false);
+        if (v == null) {
+            return null;
+        }
+        long n = JsonNumbers.whole(v, min, max);
+        if (n == JsonNumbers.NOT_A_NUMBER) {
+            throw notANumber(name, v, min + ".." + max);
+        }
+        if (n == JsonNumbers.OUT_OF_RANGE) {
+            throw new Invalid(RejectReason.BAD_NUMBER, Rejections.describe(field(name), held(v),
+                    min + ".." + max + " once rounded to a whole number"));
+        }
+        return n;
+    }
+
+    /** A required whole number in [min, max]. */
+    int requiredWhole(String name, int min, int max) {
+        value(name, true);
+        return whole(name, min, max);
+    }
+
+    /** An array of objects, each read like this one (path {@code name[i].}); empty when absent or null. */
+    java.util.List<JsonFields> objects(String name) {
+        JsonNode v = value(name, false);
+        if (v == null) {
+            return java.util.List.of();
+        }
+        if (!v.isArray()) {
+            throw badType(name, v, "an array of objects");
+        }
+        java.util.List<JsonFields> out = new java.util.ArrayList<>(v.size());
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode item = v.get(i);
+            if (!item.isObject()) {
+                throw new Invalid(RejectReason.BAD_TYPE, Rejections.describe(field(name) + " item " + i, item.toString(), "an object"));
+            }
+            out.add(new JsonFields(item, path + name + "[" + i + "]."));
+        }
+        return out;
     }
 
     /** A nested object, or null when absent. */

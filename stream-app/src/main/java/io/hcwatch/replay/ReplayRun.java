@@ -117,6 +117,8 @@ public final class ReplayRun {
             return c.getTs().toEpochMilli();
         } else if (r instanceof TargetTraffic t) {
             return t.getBucketStart();
+        } else if (r instanceof io.hcwatch.avro.v1.HaproxyStats s) {
+            return s.getTs().toEpochMilli();
         }
         return -1;
     }

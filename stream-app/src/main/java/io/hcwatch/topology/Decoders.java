@@ -1,10 +1,12 @@
 package io.hcwatch.topology;
 
+import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.parse.AlbAccessLogParser;
 import io.hcwatch.parse.AlbHealthCheckLogParser;
 import io.hcwatch.parse.HaproxyLogParser;
+import io.hcwatch.parse.HaproxyStatsJson;
 import io.hcwatch.parse.HealthCheckResultJson;
 import io.hcwatch.parse.LbConfigJson;
 import io.hcwatch.parse.LogDates;
@@ -42,6 +44,8 @@ public final class Decoders {
         d.put(Source.HAPROXY, haproxy::parse);
         d.put(Source.HEALTH, new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig, healthJson::parse,
                 topics.input(Source.HEALTH)));
+        d.put(Source.HAPROXY_STATS, new AvroOrJsonDecoder<>(HaproxyStats.class, serdeConfig, new HaproxyStatsJson()::parse,
+                topics.input(Source.HAPROXY_STATS)));
         d.put(Source.CONFIG, new AvroOrJsonDecoder<>(LbConfig.class, serdeConfig, configJson::parse,
                 topics.input(Source.CONFIG)));
         return d;

@@ -6,6 +6,7 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import java.util.List;
@@ -35,7 +36,9 @@ public record Envelope(Kind kind, Object record, String upstream) {
         /** Not telemetry: the upstream's report of how far it has got (see {@link io.hcwatch.time.MonitorClock}). */
         PROGRESS(8, UpstreamProgress.getClassSchema()),
         /** A target named by a health check that did not parse: known to exist, state unknown. */
-        TARGET_SEEN(9, TargetSeen.getClassSchema());
+        TARGET_SEEN(9, TargetSeen.getClassSchema()),
+        /** One poll of one HAProxy host by the collector, as published. */
+        HAPROXY_STATS(10, HaproxyStats.getClassSchema());
 
         final byte tag;
         final Schema schema;
@@ -52,7 +55,7 @@ public record Envelope(Kind kind, Object record, String upstream) {
          * a pending store or on a repartition topic is still read after an upgrade.
          */
         int version() {
-            return this == HAPROXY_TRAFFIC ? 2 : 1;
+            return this == HAPROXY_TRAFFIC || this == TARGET_TRAFFIC ? 2 : 1;
         }
 
         static Kind ofTag(byte tag) {
@@ -112,6 +115,8 @@ public record Envelope(Kind kind, Object record, String upstream) {
             return Kind.CLIENT_TRAFFIC;
         } else if (record instanceof TargetSeen) {
             return Kind.TARGET_SEEN;
+        } else if (record instanceof HaproxyStats) {
+            return Kind.HAPROXY_STATS;
         }
         throw new IllegalArgumentException("no envelope kind for " + record.getClass().getName());
     }

@@ -6,6 +6,7 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.BackendEvent;
+import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import java.util.Arrays;
@@ -41,6 +42,7 @@ final class EventTimes {
             case HEALTH_CHECKS -> Arrays.stream(each(e)).max().orElse(Long.MIN_VALUE);
             case PROGRESS -> ((UpstreamProgress) e.record()).getTime();
             case TARGET_SEEN -> ((TargetSeen) e.record()).getTs();
+            case HAPROXY_STATS -> ((HaproxyStats) e.record()).getTs().toEpochMilli();
         };
     }
 }

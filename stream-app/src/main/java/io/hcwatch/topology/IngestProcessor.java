@@ -7,6 +7,7 @@ import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
@@ -65,14 +66,30 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     /** A second was sent on while routing the current record: report progress once it is held too. */
     private boolean secondsSent;
     private String upstream;
+    private final HaproxyHosts haproxyHosts;
 
     /**
      * @param idleTimeout wall time without a record after which this source's partition, holding
      *                    nothing, reports itself idle (zero in replay: idle whenever nothing is held)
      */
     public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
+                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, String topic, InputLag inputLag) {
+        this(source, decoder, metrics, pendingStore, flushInterval, sketchCapacity, idleTimeout, topic, inputLag, new HaproxyHosts());
+    }
+
+    /** @param haproxyHosts the collector's HAProxy hosts, shared by this instance's ingests (see {@link HaproxyHosts}) */
+    public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
                            Duration flushInterval, int sketchCapacity, Duration idleTimeout, String topic, InputLag inputLag,
-                           CardinalityLimits.Limits limits) {
+                           HaproxyHosts haproxyHosts) {
+        this(source, decoder, metrics, pendingStore, flushInterval, sketchCapacity, idleTimeout, topic, inputLag, haproxyHosts,
+                CardinalityLimits.Limits.from(io.hcwatch.config.Settings.defaults()));
+    }
+
+    /** @param limits how many target groups, targets, hosts and frontends this partition takes in */
+    public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
+                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, String topic, InputLag inputLag,
+                           HaproxyHosts haproxyHosts, CardinalityLimits.Limits limits) {
+        this.haproxyHosts = haproxyHosts;
         this.source = source;
         this.limits = limits;
         this.cardinality = new CardinalityLimits(limits);
@@ -190,6 +207,12 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             pending.markChanged(PENDING_KEY);
         } else if (r instanceof HaproxyRequest h) {
             read(h.getTs().toEpochMilli());
+            if (HaproxyHosts.unnamed(h.getHost())) {
+                String host = haproxyHosts.forUnnamed();
+                if (host != null) {
+                    h.setHost(host);
+                }
+            }
             combine(h.getTs().toEpochMilli()).addHaproxy(h);
             pending.markChanged(PENDING_KEY);
         } else if (r instanceof HealthCheckResult h) {
@@ -211,8 +234,17 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
                 flushChecks();
                 send(Destination.FLEET, c.getId(), c, ts);
             } else {
-                send(Destination.HOST, c.getHost() != null ? c.getHost() : hostOf(c.getId()), c, ts);
+                String host = c.getHost() != null ? c.getHost() : hostOf(c.getId());
+                haproxyHosts.named(host);
+                send(Destination.HOST, host, c, ts);
             }
+        } else if (r instanceof HaproxyStats s) {
+            // a poll is already one second of one host: nothing to sum, so it goes on at once
+            long ts = s.getTs().toEpochMilli();
+            read(ts);
+            haproxyHosts.named(s.getHost());
+            send(Destination.HOST, s.getHost(), s, ts);
+            secondsSent = true;
         } else {
             throw new IllegalStateException("no route for " + r.getClass().getSimpleName());
         }

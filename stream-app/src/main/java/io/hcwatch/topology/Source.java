@@ -10,6 +10,8 @@ public enum Source {
     ALB_HEALTH("alb-health", EnumSet.of(Destination.FLEET)),
     HAPROXY("haproxy", EnumSet.of(Destination.FLEET, Destination.HOST, Destination.FLOOD)),
     HEALTH("health", EnumSet.of(Destination.FLEET)),
+    /** The HAProxy collector's polls of each host's runtime API: sessions and limits per frontend and per process. */
+    HAPROXY_STATS("haproxy-stats", EnumSet.of(Destination.HOST)),
     CONFIG("config", EnumSet.noneOf(Destination.class));
 
     private final String id;

@@ -12,6 +12,7 @@ public record Topics(Map<Source, String> inputs, String alerts, String deadLette
         in.put(Source.ALB_HEALTH, "alb-health-check-logs");
         in.put(Source.HAPROXY, "haproxy-logs");
         in.put(Source.HEALTH, "health-check-results");
+        in.put(Source.HAPROXY_STATS, "haproxy-stats");
         in.put(Source.CONFIG, "lb-config");
         return new Topics(in, "alerts", "telemetry-dlq");
     }

@@ -183,6 +183,7 @@ public final class TopologyFactory {
         private final AlertFactory alertFactory;
         private final TimeSettings time;
         private final ClockGauges clockGauges;
+        private final HaproxyHosts haproxyHosts = new HaproxyHosts();
 
         public Stages(TopologyConfig config) {
             this.config = config;
@@ -210,7 +211,7 @@ public final class TopologyFactory {
             return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
                     config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"),
                     config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.topics().input(s), config.inputLag(),
-                    CardinalityLimits.Limits.from(config.settings()));
+                    haproxyHosts, CardinalityLimits.Limits.from(config.settings()));
         }
 
         public MonitorProcessor<FleetState> fleet() {

@@ -22,7 +22,8 @@ class PipelineMetricsTest {
         assertThat(registry.find(PipelineMetrics.LATE).tag("monitor", "fleet").counter()).isNotNull();
         assertThat(registry.find(PipelineMetrics.ALERTS).tags("type", "correlated_failure", "severity", "critical",
                 "status", "firing").counter()).isNotNull();
-        assertThat(registry.find(PipelineMetrics.ALERTS).counters()).hasSize(2 * 14);
+        // 16 type-severity pairs (gray_failure: warning and error), firing and resolved
+        assertThat(registry.find(PipelineMetrics.ALERTS).counters()).hasSize(2 * 16);
     }
 
     @Test

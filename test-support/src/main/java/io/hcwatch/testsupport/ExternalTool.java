@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A command-line tool a test needs (promtool, prometheus, docker-compose, haproxy). Missing, the test is
+ * A command-line tool a test needs (promtool, prometheus, docker-compose, haproxy, rsyslogd). Missing, the test is
  * skipped with a message saying what to install, unless {@code requireVariable} is set to 1 in
  * the environment (CI sets it), where a missing tool fails the test instead.
  */
@@ -50,6 +50,11 @@ public record ExternalTool(Path binary) {
 
     public static ExternalTool haproxy() {
         return require("haproxy", "HCWATCH_REQUIRE_HAPROXY", "Debian: apt-get install haproxy");
+    }
+
+    /** rsyslogd with omkafka: Debian ships the module in its own package. */
+    public static ExternalTool rsyslogd() {
+        return require("rsyslogd", "HCWATCH_REQUIRE_RSYSLOG", "Debian: apt-get install rsyslog rsyslog-kafka");
     }
 
     /** What a finished run printed and its exit code. */

@@ -30,6 +30,10 @@ final class LiveBenchCommand implements Callable<Integer> {
     @Option(names = "--latency-samples", defaultValue = "200", description = "Alert latency samples (default ${DEFAULT-VALUE})")
     int latencySamples;
 
+    @Option(names = "--haproxy-stats", description = "Also run hcwatch with the HAProxy collector's polls (2 hosts, 100 frontends"
+            + " each, one poll a second of event time) beside hcwatch without them, in every round")
+    boolean haproxyStats;
+
     @Option(names = "--streams-config", paramLabel = "KEY=VALUE",
             description = "A Kafka Streams or client setting for both hcwatch and the pass-through (repeatable),"
                     + " e.g. num.stream.threads=1")
@@ -40,7 +44,7 @@ final class LiveBenchCommand implements Callable<Integer> {
         if (records < 1 || rounds < 1 || partitions < 1 || instances < 1) {
             throw new UsageException("--records, --rounds, --partitions and --instances must be at least 1");
         }
-        LiveBench.run(records, partitions, rounds, instances, latencySamples, streamsConfig, System.out);
+        LiveBench.run(records, partitions, rounds, instances, latencySamples, streamsConfig, haproxyStats, System.out);
         return 0;
     }
 }

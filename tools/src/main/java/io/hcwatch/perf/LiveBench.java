@@ -56,6 +56,10 @@ public final class LiveBench {
 
     private static final Topics TOPICS = Topics.defaults();
     private static final List<Source> RAW = List.of(Source.ALB, Source.HAPROXY, Source.ALB_HEALTH);
+    /** Where {@code --haproxy-stats} puts the polls: only the third app reads it, the others read the empty haproxy-stats. */
+    static final String STATS_TOPIC = "haproxy-stats-bench";
+    /** Frontends per HAProxy host in each poll ({@code --haproxy-stats}). */
+    static final int STATS_FRONTENDS = 100;
 
     private LiveBench() {
     }
@@ -66,22 +70,35 @@ public final class LiveBench {
      */
     public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
             Map<String, String> streamsConfig, PrintStream out) throws Exception {
+        run(records, partitions, rounds, instances, latencySamples, streamsConfig, false, out);
+    }
+
+    /**
+     * @param withStats also run hcwatch with the HAProxy collector's polls (one per host and second of
+     *                  event time, 100 frontends each, on {@link #STATS_TOPIC}) in every round, beside
+     *                  hcwatch without them, and report the ratio of the two
+     */
+    public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
+            Map<String, String> streamsConfig, boolean withStats, PrintStream out) throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.segment.bytes", "268435456"));
              SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start()) {
             List<String> inputs = new ArrayList<>(TOPICS.inputs().values());
             broker.createTopics(partitions, inputs);
-            broker.createTopics(partitions, List.of(TOPICS.alerts(), TOPICS.deadLetters(), "passthrough-out"));
+            broker.createTopics(partitions, List.of(TOPICS.alerts(), TOPICS.deadLetters(), "passthrough-out", STATS_TOPIC));
             out.printf("live benchmark: %,d records into %d input partitions per topic, %d instance(s) of each app,"
                             + " broker and apps in one JVM on %d cores%n",
                     records, partitions, instances, Runtime.getRuntime().availableProcessors());
             long produceStart = System.nanoTime();
-            produce(broker, records);
-            out.printf("  produced in %.1fs%n", (System.nanoTime() - produceStart) / 1e9);
+            long polls = produce(broker, records, withStats);
+            out.printf("  produced in %.1fs%s%n", (System.nanoTime() - produceStart) / 1e9,
+                    withStats ? String.format(" (and %,d HAProxy polls of %d frontends on %s)", polls, STATS_FRONTENDS, STATS_TOPIC) : "");
 
             List<Rate> hcwatch = new ArrayList<>();
             List<Rate> passThrough = new ArrayList<>();
+            List<Rate> hcwatchStats = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
                 String hcwatchId = "hcwatch-bench-" + round;
+                String statsId = "hcwatch-stats-bench-" + round;
                 String passThroughId = "pass-through-" + round;
                 Measurement passThroughRun = () -> passThrough.add(measure(broker, passThroughId, records,
                         () -> startAll(instances, () -> passThrough(broker, config(broker, registry, hcwatchId, streamsConfig),
@@ -93,17 +110,27 @@ public final class LiveBench {
                             app.start();
                             return app::close;
                         }), out));
-                if (round % 2 == 1) {
-                    passThroughRun.run();
-                    hcwatchRun.run();
-                } else {
-                    hcwatchRun.run();
-                    passThroughRun.run();
+                Measurement statsRun = () -> hcwatchStats.add(measure(broker, statsId, records,
+                        () -> startAll(instances, () -> {
+                            StreamApp app = new StreamApp(config(broker, registry, statsId, streamsConfig, STATS_TOPIC));
+                            app.start();
+                            return app::close;
+                        }), out));
+                List<Measurement> order = new ArrayList<>(withStats ? List.of(passThroughRun, hcwatchRun, statsRun)
+                        : List.of(passThroughRun, hcwatchRun));
+                if (round % 2 == 0) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Measurement m : order) {
+                    m.run();
                 }
                 Rate h = hcwatch.get(round - 1);
                 Rate p = passThrough.get(round - 1);
-                out.printf("round %d: hcwatch %,.0f records/s; pass-through %,.0f records/s; ratio %.2f%n",
-                        round, h.perSecond(), p.perSecond(), h.perSecond() / p.perSecond());
+                out.printf("round %d: hcwatch %,.0f records/s; pass-through %,.0f records/s; ratio %.2f%s%n",
+                        round, h.perSecond(), p.perSecond(), h.perSecond() / p.perSecond(), withStats
+                                ? String.format("; hcwatch with haproxy-stats %,.0f records/s, %.3f of hcwatch without",
+                                hcwatchStats.get(round - 1).perSecond(), hcwatchStats.get(round - 1).perSecond() / h.perSecond())
+                                : "");
             }
             double h = median(hcwatch.stream().map(Rate::perSecond).toList());
             double p = median(passThrough.stream().map(Rate::perSecond).toList());
@@ -112,6 +139,14 @@ public final class LiveBench {
             out.printf("CPU per record (median; whole JVM, broker included): hcwatch %.2f us; pass-through %.2f us%n",
                     median(hcwatch.stream().map(Rate::cpuMicrosPerRecord).toList()),
                     median(passThrough.stream().map(Rate::cpuMicrosPerRecord).toList()));
+            if (withStats) {
+                double hs = median(hcwatchStats.stream().map(Rate::perSecond).toList());
+                out.printf("with haproxy-stats (median of %d rounds): %,.0f records/s, %.3f of hcwatch without (per round: %s);"
+                                + " CPU per record %.2f us%n", rounds, hs, hs / h,
+                        java.util.stream.IntStream.range(0, rounds).mapToObj(i -> String.format("%.3f",
+                                hcwatchStats.get(i).perSecond() / hcwatch.get(i).perSecond())).toList(),
+                        median(hcwatchStats.stream().map(Rate::cpuMicrosPerRecord).toList()));
+            }
 
             latency(broker, registry, latencySamples, partitions, streamsConfig, out);
         }
@@ -119,7 +154,13 @@ public final class LiveBench {
 
     static StreamAppConfig config(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, String applicationId,
             Map<String, String> streamsConfig) throws Exception {
+        return config(broker, registry, applicationId, streamsConfig, TOPICS.input(Source.HAPROXY_STATS));
+    }
+
+    private static StreamAppConfig config(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, String applicationId,
+            Map<String, String> streamsConfig, String statsTopic) throws Exception {
         Properties p = new Properties();
+        p.setProperty("topic.haproxy-stats", statsTopic);
         streamsConfig.forEach((k, v) -> p.setProperty("streams." + k, v));
         p.setProperty("bootstrap.servers", broker.bootstrapServers());
         p.setProperty("schema.registry.url", registry.url());
@@ -129,15 +170,40 @@ public final class LiveBench {
         return StreamAppConfig.from(p);
     }
 
-    private static void produce(EmbeddedKafkaBroker broker, long records) throws Exception {
+    /** The workload; with {@code withStats} also a poll per HAProxy host and second of its event time. Returns the polls. */
+    private static long produce(EmbeddedKafkaBroker broker, long records, boolean withStats) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
-            long[] sent = {0};
+            long[] polls = {0};
+            long[] nextPoll = {BenchWorkload.T0};
             new BenchWorkload(3, 20_000, false).generate(records, line -> {
+                while (withStats && nextPoll[0] <= line.eventTime()) {
+                    for (String host : List.of("lb1", "lb2")) {
+                        producer.send(new ProducerRecord<>(STATS_TOPIC, null, nextPoll[0], host.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                poll(host, nextPoll[0], polls[0])));
+                        polls[0]++;
+                    }
+                    nextPoll[0] += 1000;
+                }
                 producer.send(new ProducerRecord<>(TOPICS.input(line.source()), null, line.eventTime(), null, line.value()));
-                sent[0]++;
             });
             producer.flush();
+            return polls[0];
         }
+    }
+
+    /** One poll as {@code collect haproxy} publishes it with format=json: fe-web (the workload's frontend) and 99 more. */
+    static byte[] poll(String host, long at, long n) {
+        List<io.hcwatch.avro.v1.FrontendStats> frontends = new ArrayList<>();
+        for (int f = 0; f < STATS_FRONTENDS; f++) {
+            int scur = f == 0 ? 300 + (int) (n % 50) : (int) ((n + f) % 40);
+            frontends.add(io.hcwatch.avro.v1.FrontendStats.newBuilder().setName(f == 0 ? "fe-web" : "fe-" + f).setStatus("OPEN")
+                    .setScur(scur).setSlim(f == 0 ? 3000 : 500).setSmax(scur + 10).setRate(20).setReqRate(20).setConnRate(20)
+                    .setStotDelta(20L).setEreqDelta(0L).setDreqDelta(0L).setDconDelta(0L).build());
+        }
+        io.hcwatch.avro.v1.HaproxyStats poll = io.hcwatch.avro.v1.HaproxyStats.newBuilder().setTs(java.time.Instant.ofEpochMilli(at))
+                .setHost(host).setPid(1200).setUptimeSec(n).setIntervalMs(1000L).setCurrConns(900).setMaxconn(20_000)
+                .setConnRate(2000).setSessRate(2000).setFrontends(frontends).setBackends(new ArrayList<>()).build();
+        return io.hcwatch.collect.AvroJson.write(poll).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static KafkaProducer<byte[], byte[]> producer(EmbeddedKafkaBroker broker) {

@@ -40,6 +40,7 @@ public final class TelemetryFiles implements Consumer<Telemetry>, AutoCloseable 
             case ALB_HEALTH -> "alb-health-check.log";
             case HAPROXY -> "haproxy.log";
             case HEALTH -> "health.jsonl";
+            case HAPROXY_STATS -> "haproxy-stats.jsonl";
             case CONFIG -> "config.jsonl";
         };
         return gzip ? name + ".gz" : name;

@@ -41,6 +41,11 @@ public final class HaproxyCollector implements AutoCloseable {
         this.config = config;
     }
 
+    /** A collector for a {@code collect haproxy --config} file, host names defaulting as the command's do. */
+    public static HaproxyCollector fromFile(java.nio.file.Path config) {
+        return new HaproxyCollector(HaproxyConfig.read(io.hcwatch.collect.ConfigReader.load(config), System::getenv, HostNames::local));
+    }
+
     public synchronized void start() {
         publisher = services.startPublishing(config.publish(), "hcwatch-collect-haproxy", this::isReady);
         AtomicInteger threads = new AtomicInteger();

@@ -1,7 +1,6 @@
 package io.hcwatch.collect.haproxy;
 
 import io.hcwatch.collect.CollectorServices;
-import io.hcwatch.collect.ConfigReader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,8 +17,7 @@ public final class HaproxyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        HaproxyConfig settings = HaproxyConfig.read(ConfigReader.load(config), System::getenv, HostNames::local);
-        HaproxyCollector collector = new HaproxyCollector(settings);
+        HaproxyCollector collector = HaproxyCollector.fromFile(config);
         return CollectorServices.runUntilStopped(collector::start, collector);
     }
 }

@@ -34,7 +34,8 @@ public final class FleetDetection implements Detection<FleetState> {
                 new ReplacementChurnDetector(settings),
                 new FailOpenDetector(settings),
                 new DnsFailoverDetector(settings),
-                new NoHealthyTargetsDetector(settings));
+                new NoHealthyTargetsDetector(settings),
+                new GrayFailureDetector(settings));
     }
 
     public FleetSettings settings() {
@@ -88,6 +89,9 @@ public final class FleetDetection implements Detection<FleetState> {
         s.registry.forgetDeparted(at, settings.correlated().windowMillis());
         s.latency.expire(at);
         s.traffic.expire(at);
+        if (s.served != null) {
+            s.served.expire(at, settings.gray().windowMillis());
+        }
         Histogram h = s.latency.all.window(at, settings.headroom().windowMillis());
         boolean enough = h.getTotalCount() >= settings.headroom().minSamples();
         long[] traffic = s.traffic.totals(at, settings.stepMillis());

@@ -7,6 +7,8 @@ import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.BackendEventKind;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.traffic.LatencySketch;
+import io.hcwatch.traffic.TrafficCombiner;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +30,8 @@ public final class FleetState {
     public TrafficWindow traffic;
     public StepHistory history;
     public BackendSignals backend = new BackendSignals();
+    /** Per target: requests, 5xx and latencies over the gray-failure window (null in state saved before it existed). */
+    public ServedWindow served;
 
     public FleetState() {
     }
@@ -38,6 +42,7 @@ public final class FleetState {
         s.latency = Latencies.of(settings);
         s.history = StepHistory.empty();
         s.traffic = new TrafficWindow();
+        s.served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
         return s;
     }
 
@@ -89,6 +94,17 @@ public final class FleetState {
     /** Applies one traffic summary; requests to targets marked unhealthy are counted at arrival. */
     void observeTraffic(TargetTraffic t, FleetSettings settings) {
         long ts = t.getBucketStart();
+        if (served == null) {
+            served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
+        }
+        for (Map.Entry<String, TargetCount> e : t.getByTarget().entrySet()) {
+            TargetCount c = e.getValue();
+            served.add(e.getKey(), ts, c.getRequests(), c.getSucceeded(), LatencySketch.decode(c.getLatency()));
+        }
+        if (TrafficCombiner.HAPROXY_BACKEND.equals(t.getSource())) {
+            // an HAProxy backend's servers: compared with each other only; the ALB's traffic rules do not apply
+            return;
+        }
         registry.touch(ts);
         pool.seen(t.getLb(), "alb");
         long toUnhealthy = 0;

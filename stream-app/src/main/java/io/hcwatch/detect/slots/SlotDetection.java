@@ -2,6 +2,8 @@ package io.hcwatch.detect.slots;
 
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.v1.ConfigKind;
+import io.hcwatch.avro.v1.FrontendStats;
+import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.detect.Detection;
 import io.hcwatch.detect.Detector;
@@ -9,9 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * HAProxy hosts: takes in each host's per-second frontend summaries and its maxconn settings,
- * and judges them with the socket-slot detector. A limit learned after the traffic it applies to
- * (configs and logs come through different topics, in no set order) re-judges the seconds held.
+ * HAProxy hosts: takes in each host's per-second frontend summaries, the collector's polls of its
+ * sessions and limits (haproxy-stats) and its maxconn settings, and judges them with the
+ * socket-slot detector. A limit learned after the traffic it applies to (configs and logs come
+ * through different topics, in no set order) re-judges the seconds held.
  */
 public final class SlotDetection implements Detection<HostState> {
 
@@ -36,6 +39,8 @@ public final class SlotDetection implements Detection<HostState> {
             traffic(h, t);
         } else if (record instanceof LbConfig c) {
             config(h, c);
+        } else if (record instanceof HaproxyStats s) {
+            polled(h, s);
         } else {
             throw new IllegalArgumentException("the host monitor cannot take " + record.getClass().getSimpleName());
         }
@@ -88,6 +93,19 @@ public final class SlotDetection implements Detection<HostState> {
 
     static final int HOLDERS_KEPT = 32;
 
+    private void polled(HostState h, HaproxyStats s) {
+        long t = s.getTs().toEpochMilli();
+        for (FrontendStats fe : s.getFrontends()) {
+            h.polled.computeIfAbsent(fe.getName(), k -> new PolledSeconds(settings.ringSeconds())).add(t, fe.getScur(), fe.getSlim());
+        }
+        if (s.getCurrConns() != null) {
+            if (h.polledProcess == null) {
+                h.polledProcess = new PolledSeconds(settings.ringSeconds());
+            }
+            h.polledProcess.add(t, s.getCurrConns(), s.getMaxconn());
+        }
+    }
+
     private static void config(HostState h, LbConfig c) {
         if (c.getKind() == ConfigKind.haproxy_process) {
             h.processMaxconn = c.getMaxconn();
@@ -108,6 +126,12 @@ public final class SlotDetection implements Detection<HostState> {
         // that stop logging (renamed, removed) do not pile up on a host that keeps sending
         long ringMillis = settings.ringSeconds() * 1000L;
         h.frontends.values().removeIf(f -> at - f.lastSeen > ringMillis);
+        // a frontend removed from HAProxy's configuration is polled no more: forget it once its ring is stale
+        long stale = at - settings.ringSeconds() * 1000L;
+        h.polled.values().removeIf(p -> p.lastSeen < stale);
+        if (h.polledProcess != null && h.polledProcess.lastSeen < stale) {
+            h.polledProcess = null;
+        }
     }
 
     @Override

@@ -31,7 +31,7 @@ public final class SlotHolderDetector implements Detector<HostState> {
         long window = settings.sustainMillis();
         for (Map.Entry<String, FrontendSeconds> e : h.frontends.entrySet()) {
             FrontendSeconds f = e.getValue();
-            FrontendFill fill = FrontendFill.of(f, h.frontendMaxconn.get(e.getKey()), settings, now);
+            FrontendFill fill = FrontendFill.of(f, h.polled.get(e.getKey()), h.frontendMaxconn.get(e.getKey()), settings, now);
             if (!fill.full()) {
                 continue;
             }

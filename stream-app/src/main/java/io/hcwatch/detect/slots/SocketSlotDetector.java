@@ -12,7 +12,9 @@ import java.util.Map;
 
 /**
  * socket_slot_exhaustion: a frontend's sessions (feconn) near its maxconn, or the whole
- * process's connections (actconn) near the process maxconn, for a sustained period. Past maxconn
+ * process's connections (actconn) near the process maxconn, for a sustained period. The HAProxy
+ * collector's polls (scur/slim, CurrConns/Maxconn) decide when they cover the window; the log
+ * lines, which arrive only as requests end, are the fallback. Past maxconn
  * HAProxy stops accepting and good traffic waits in the kernel backlog or is refused; a tarpit
  * holds one socket per tarpitted request for the whole tarpit timeout, so it fills slots fast.
  * The process limit is one alert per host, not one per frontend.
@@ -29,47 +31,77 @@ public final class SocketSlotDetector implements Detector<HostState> {
     public List<Finding> judge(HostState h, long now) {
         List<Finding> out = new ArrayList<>();
         long sustain = settings.sustainMillis();
-        double warning = settings.warningRatio();
-        for (Map.Entry<String, FrontendSeconds> e : h.frontends.entrySet()) {
-            FrontendSeconds f = e.getValue();
-            FrontendFill fill = FrontendFill.of(f, h.frontendMaxconn.get(e.getKey()), settings, now);
+        for (String frontend : frontendsOf(h)) {
+            FrontendSeconds f = h.frontends.get(frontend);
+            FrontendFill fill = FrontendFill.of(f, h.polled.get(frontend), h.frontendMaxconn.get(frontend), settings, now);
             if (fill.full()) {
-                Totals t = Totals.of(f, now, sustain);
-                String limit = "feconn " + fill.peak() + "/" + fill.maxconn() + " (" + Fmt.pct(fill.ratio()) + ")";
+                Totals t = f == null ? Totals.NONE : Totals.of(f, now, sustain);
+                String limit = (fill.polled() ? "scur " : "feconn ") + fill.peak() + "/" + fill.maxconn() + " ("
+                        + Fmt.pct(fill.ratio()) + (fill.polled() ? ", polled" : "") + ")";
                 Finding.Details details = Finding.newDetails()
                         .put("feconn", fill.peak())
                         .put("maxconn", fill.maxconn())
                         .put("maxconn_inferred", fill.inferred())
-                        .put("sessions_ratio", Fmt.decimal(fill.ratio(), 2));
+                        .put("sessions_ratio", Fmt.decimal(fill.ratio(), 2))
+                        .put("sessions_from", fill.polled() ? "haproxy-stats" : "logs");
                 if (fill.inferred()) {
-                    details.put("note", "no maxconn known for " + h.host + "/" + e.getKey() + ": sessions stayed flat at "
+                    details.put("note", "no maxconn known for " + h.host + "/" + frontend + ": sessions stayed flat at "
                             + fill.peak() + " for " + Fmt.duration(sustain) + " while requests waited, so that is its limit");
                 }
-                SlotHolders holders = SlotHolders.of(f, now, sustain);
-                if (!holders.byHolder().isEmpty()) {
+                SlotHolders holders = f == null ? null : SlotHolders.of(f, now, sustain);
+                if (holders != null && !holders.byHolder().isEmpty()) {
                     details.put("slot_holders", holders.describe(settings.holders()));
                 }
-                out.add(finding(h, e.getKey(), limit, fill.ratio(), t, f, details, now, sustain, holders));
+                out.add(finding(h, frontend, limit, fill.ratio(), t, f, details, now, sustain, holders));
             }
         }
-        if (h.processMaxconn != null && h.processMaxconn > 0) {
-            FrontendWindow act = FrontendWindow.ofProcess(h.frontends.values(), now, sustain);
-            Totals all = new Totals(0, 0, 0, 0);
-            for (FrontendSeconds f : h.frontends.values()) {
-                all = all.plus(Totals.of(f, now, sustain));
-            }
-            if (act.sustainedAtLeast(warning * h.processMaxconn, sustain)) {
-                int peak = act.peak();
-                String limit = "actconn " + peak + "/" + h.processMaxconn + " (" + Fmt.pct((double) peak / h.processMaxconn)
-                        + ", process)";
-                Finding.Details details = Finding.newDetails()
-                        .put("actconn", peak)
-                        .put("process_maxconn", h.processMaxconn)
-                        .put("sessions_ratio", Fmt.decimal((double) peak / h.processMaxconn, 2));
-                out.add(finding(h, null, limit, (double) peak / h.processMaxconn, all, null, details, now, sustain, null));
-            }
+        Totals all = new Totals(0, 0, 0, 0);
+        for (FrontendSeconds f : h.frontends.values()) {
+            all = all.plus(Totals.of(f, now, sustain));
+        }
+        ProcessFill process = processFill(h, now, sustain);
+        if (process != null && process.full()) {
+            int peak = process.peak();
+            String limit = (process.polled() ? "CurrConns " : "actconn ") + peak + "/" + process.maxconn() + " ("
+                    + Fmt.pct((double) peak / process.maxconn()) + ", process" + (process.polled() ? ", polled" : "") + ")";
+            Finding.Details details = Finding.newDetails()
+                    .put("actconn", peak)
+                    .put("process_maxconn", process.maxconn())
+                    .put("sessions_ratio", Fmt.decimal((double) peak / process.maxconn(), 2))
+                    .put("sessions_from", process.polled() ? "haproxy-stats" : "logs");
+            out.add(finding(h, null, limit, (double) peak / process.maxconn(), all, null, details, now, sustain, null));
         }
         return out;
+    }
+
+    /** Frontends known from logs, then those known only from polls. */
+    private static java.util.Set<String> frontendsOf(HostState h) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>(h.frontends.keySet());
+        names.addAll(h.polled.keySet());
+        return names;
+    }
+
+    /** The process's connections against its limit: polled (CurrConns, Maxconn) when the polls cover the window, else logged actconn. */
+    private record ProcessFill(int peak, int maxconn, boolean full, boolean polled) {
+    }
+
+    private ProcessFill processFill(HostState h, long now, long sustain) {
+        double warning = settings.warningRatio();
+        if (h.polledProcess != null) {
+            FrontendWindow w = h.polledProcess.window(now, sustain);
+            int limit = h.polledProcess.limitAt(now);
+            if (limit <= 0 && h.processMaxconn != null) {
+                limit = h.processMaxconn;
+            }
+            if (w.covers(sustain) && limit > 0) {
+                return new ProcessFill(w.peak(), limit, w.sustainedAtLeast(warning * limit, sustain), true);
+            }
+        }
+        if (h.processMaxconn == null || h.processMaxconn <= 0) {
+            return null;
+        }
+        FrontendWindow act = FrontendWindow.ofProcess(h.frontends.values(), now, sustain);
+        return new ProcessFill(act.peak(), h.processMaxconn, act.sustainedAtLeast(warning * h.processMaxconn, sustain), false);
     }
 
     private Finding finding(HostState h, String frontend, String limit, double ratio, Totals t, FrontendSeconds f,
@@ -107,6 +139,8 @@ public final class SocketSlotDetector implements Detector<HostState> {
 
     /** Requests, rejections and tarpit use of one frontend inside the window. */
     record Totals(long requests, long rejected, long tarpitted, long tarpitMs) {
+
+        static final Totals NONE = new Totals(0, 0, 0, 0);
 
         static Totals of(FrontendSeconds f, long now, long window) {
             long requests = 0;

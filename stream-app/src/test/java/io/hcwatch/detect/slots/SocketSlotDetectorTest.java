@@ -36,7 +36,7 @@ class SocketSlotDetectorTest {
     private final HostState host = detection.newState("lb1", null);
 
     /** One value per second from T0, null for an idle second. */
-    private static List<Integer> series(String spec) {
+    static List<Integer> series(String spec) {
         List<Integer> values = new ArrayList<>();
         for (String token : spec.trim().split(" +")) {
             String[] vn = token.split("\\*");

@@ -1,0 +1,478 @@
+package io.hcwatch.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.hcwatch.app.StreamApp;
+import io.hcwatch.app.StreamAppConfig;
+import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.collect.haproxy.HaproxyCollector;
+import io.hcwatch.kafka.EmbeddedKafkaBroker;
+import io.hcwatch.registry.InMemorySchemaRegistry;
+import io.hcwatch.serde.SpecificAvroDeserializer;
+import io.hcwatch.testsupport.ExternalTool;
+import io.hcwatch.topology.Source;
+import io.hcwatch.topology.Topics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HAProxy path with the real programs, on loopback: HAProxy 2.6 (fe_web maxconn 200, /tarpitted
+ * tarpitted 5 s, three backends served here) logs through its ring to rsyslogd, which ships every
+ * line with omkafka and deploy/rsyslog/rsyslog.conf to haproxy-logs on the in-process broker; the
+ * HAProxy collector polls its stats socket; the stream app judges; the alerts topic is read as the
+ * sink reads it. No lb-config is written by hand and HAProxy sends no host name. HAProxy also
+ * sends every line to a UDP receiver here: what it sent, to compare with what reached Kafka.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class HaproxyEndToEndIT {
+
+    private static final String REGISTRY = "mock://haproxy-e2e";
+    private static final Path RSYSLOG_CONF = Path.of("..", "deploy", "rsyslog", "rsyslog.conf").toAbsolutePath().normalize();
+
+    @TempDir
+    Path dir;
+    private final Topics topics = Topics.defaults();
+    private EmbeddedKafkaBroker kafka;
+    private final List<HttpServer> backends = new ArrayList<>(List.of());
+    private final int[] backendPorts = new int[3];
+    private Process haproxy;
+    private Process rsyslog;
+    private HaproxyCollector collector;
+    private StreamApp app;
+    private DatagramSocket sent;
+    private final ConcurrentLinkedQueue<String> sentLines = new ConcurrentLinkedQueue<>();
+    private final List<Received> alerts = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private Map<String, String> rsyslogEnv;
+    private int frontendPort;
+
+    private record Received(Alert alert, long wallMillis) {
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        running.set(false);
+        threads.shutdownNow();
+        threads.awaitTermination(20, TimeUnit.SECONDS);
+        if (app != null) {
+            app.close();
+        }
+        if (collector != null) {
+            collector.close();
+        }
+        stop(rsyslog);
+        stop(haproxy);
+        backends.forEach(b -> b.stop(0));
+        if (sent != null) {
+            sent.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+        InMemorySchemaRegistry.dropScope(REGISTRY.substring("mock://".length()));
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        if (p != null && p.isAlive()) {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void floodsDeadBackendsAndAnRsyslogRestartThroughTheRealPrograms() throws Exception {
+        ExternalTool haproxyTool = ExternalTool.haproxy();
+        ExternalTool rsyslogd = ExternalTool.rsyslogd();
+        kafka = EmbeddedKafkaBroker.start();
+        List<String> inputs = new ArrayList<>();
+        for (Source s : Source.values()) {
+            if (s != Source.CONFIG) {
+                inputs.add(topics.input(s));
+            }
+        }
+        kafka.createTopics(1, inputs);
+        kafka.createTopics(1, List.of(topics.input(Source.CONFIG)), Map.of("cleanup.policy", "compact"));
+        kafka.createTopics(1, topics.alerts(), topics.deadLetters());
+
+        for (int i = 0; i < 3; i++) {
+            backendPorts[i] = freePort();
+            backends.add(backend(backendPorts[i]));
+        }
+        sent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        sent.setReceiveBufferSize(4 << 20);
+        threads.submit(this::receiveSent);
+        int rsyslogTcp = freePort();
+        frontendPort = freePort();
+        startRsyslog(rsyslogd, rsyslogTcp);
+        startHaproxy(haproxyTool, rsyslogTcp);
+
+        Path collectorConfig = dir.resolve("collector.properties");
+        Files.writeString(collectorConfig, String.join("\n",
+                "bootstrap.servers=" + kafka.bootstrapServers(),
+                "schema.registry.url=" + REGISTRY,
+                "metrics.host=127.0.0.1",
+                "metrics.port=0",
+                "haproxy.hosts=local",
+                "haproxy.host.local.socket=" + dir.resolve("admin.sock"),
+                ""));
+        collector = HaproxyCollector.fromFile(collectorConfig);
+        collector.start();
+        app = new StreamApp(StreamAppConfig.from(appProperties()));
+        app.start();
+        threads.submit(this::readAlerts);
+        await("the stream app").atMost(Duration.ofSeconds(60)).until(app::isReady);
+
+        // 1. users from 127.0.0.2-6; rsyslog stopped for 30 s in the middle: no alert, no line lost
+        for (int i = 2; i <= 6; i++) {
+            String from = "127.0.0." + i;
+            threads.submit(() -> user(from));
+        }
+        pause(Duration.ofSeconds(10));
+        stop(rsyslog);
+        pause(Duration.ofSeconds(30));
+        startRsyslog(rsyslogd, rsyslogTcp);
+        pause(Duration.ofSeconds(8));
+        assertThat(alerts).as("alerts under normal traffic").isEmpty();
+
+        // 2. 127.0.0.1 holds 300 connections to the tarpitted path
+        AtomicBoolean flooding = new AtomicBoolean(true);
+        for (int i = 0; i < 300; i++) {
+            threads.submit(() -> flood(flooding));
+        }
+        long full = awaitFull();
+        Received slots = await("socket_slot_exhaustion").atMost(Duration.ofSeconds(30)).until(
+                () -> firing("socket_slot_exhaustion"), r -> r != null);
+        System.out.printf("socket_slot_exhaustion %d ms after fe_web reached 200 sessions: %s%n", slots.wallMillis() - full,
+                slots.alert().getSummary());
+        assertThat(slots.wallMillis() - full).as("ms from fe_web at its limit to the alert").isLessThanOrEqualTo(15_000);
+        assertThat(slots.alert().getScope().getFrontend()).isEqualTo("fe_web");
+        assertThat(slots.alert().getScope().getHost()).isNotIn("unknown", "localhost");
+        assertThat(slots.alert().getDetails()).containsEntry("maxconn", "200").containsEntry("sessions_from", "haproxy-stats");
+        await("the flooder named as the holder of the slots").atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(alerts).filteredOn(r -> r.alert().getType().equals("socket_slot_exhaustion"))
+                        .anySatisfy(r -> assertThat(r.alert().getDetails().get("slot_holders")).startsWith("127.0.0.1=")));
+        flooding.set(false);
+
+        // 3. the backends die one by one, then come back
+        for (int i = 0; i < 3; i++) {
+            backends.get(i).stop(0);
+            pause(Duration.ofSeconds(2));
+        }
+        await("the backends' failure").atMost(Duration.ofSeconds(60)).until(
+                () -> firing("no_healthy_targets") != null || firing("correlated_failure") != null);
+        for (int i = 0; i < 3; i++) {
+            backends.set(i, backend(backendPorts[i]));
+        }
+        await("the failure resolved").atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+            for (String type : List.of("no_healthy_targets", "correlated_failure")) {
+                List<AlertStatus> statuses = alerts.stream().filter(r -> r.alert().getType().equals(type))
+                        .map(r -> r.alert().getStatus()).toList();
+                if (!statuses.isEmpty()) {
+                    assertThat(statuses.get(statuses.size() - 1)).as(type).isEqualTo(AlertStatus.resolved);
+                }
+            }
+        });
+
+        // 4. every line HAProxy sent reached Kafka unchanged (but for the host the ring adds), and parsed
+        running.set(false);
+        pause(Duration.ofSeconds(3));
+        List<String> shipped = readAll(topics.input(Source.HAPROXY)).stream()
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8)).map(HaproxyEndToEndIT::body).toList();
+        Map<String, Integer> missing = new HashMap<>();
+        sentLines.forEach(l -> missing.merge(body(l), 1, Integer::sum));
+        shipped.forEach(l -> missing.computeIfPresent(l, (k, n) -> n == 1 ? null : n - 1));
+        System.out.printf("lines HAProxy sent %d, in haproxy-logs %d; alerts: %s%n", sentLines.size(), shipped.size(),
+                alerts.stream().map(r -> r.alert().getDedupKey() + " " + r.alert().getStatus()).toList());
+        assertThat(sentLines).as("lines HAProxy sent").hasSizeGreaterThan(500);
+        assertThat(missing).as("lines HAProxy sent that never reached haproxy-logs").isEmpty();
+        assertThat(readAll(topics.deadLetters())).as("dead letters").isEmpty();
+    }
+
+    // ---- the programs -----------------------------------------------------------------------------
+
+    private void startHaproxy(ExternalTool tool, int rsyslogTcp) throws IOException {
+        StringBuilder servers = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            servers.append("    server app").append(i + 1).append(" 127.0.0.1:").append(backendPorts[i]).append('\n');
+        }
+        Files.writeString(dir.resolve("haproxy.cfg"), String.join("\n",
+                "global",
+                "    log ring@to_rsyslog local0",
+                "    log 127.0.0.1:" + sent.getLocalPort() + " local0",
+                "    stats socket " + dir.resolve("admin.sock") + " level admin",
+                "    maxconn 1000",
+                "ring to_rsyslog",
+                "    format rfc3164",
+                "    maxlen 4096",
+                "    size 16777216",
+                "    timeout connect 1s",
+                "    timeout server 10s",
+                "    server rsyslog 127.0.0.1:" + rsyslogTcp,
+                "defaults",
+                "    mode http",
+                "    log global",
+                "    option httplog",
+                "    option log-health-checks",
+                "    timeout connect 1s",
+                "    timeout client 30s",
+                "    timeout server 10s",
+                "    timeout check 1s",
+                "    timeout tarpit 5s",
+                "frontend fe_web",
+                "    bind 127.0.0.1:" + frontendPort,
+                "    maxconn 200",
+                "    http-request tarpit if { path_beg /tarpitted }",
+                "    default_backend be_app",
+                "backend be_app",
+                "    option httpchk GET /health",
+                "    default-server check inter 500 fall 2 rise 2",
+                servers.toString()));
+        haproxy = tool.start(dir, dir.resolve("haproxy.out"), "-db", "-f", dir.resolve("haproxy.cfg").toString());
+        await("HAProxy's stats socket").atMost(Duration.ofSeconds(20)).until(() -> Files.exists(dir.resolve("admin.sock")));
+    }
+
+    private void startRsyslog(ExternalTool tool, int tcpPort) throws IOException {
+        if (rsyslogEnv == null) {
+            Files.createDirectories(dir.resolve("rsyslog"));
+            rsyslogEnv = Map.of(
+                    "HCWATCH_KAFKA_BROKERS", kafka.bootstrapServers(),
+                    "HCWATCH_HAPROXY_TOPIC", topics.input(Source.HAPROXY),
+                    "HCWATCH_RSYSLOG_ADDR", "127.0.0.1",
+                    "HCWATCH_RSYSLOG_UDP_PORT", String.valueOf(freeUdpPort()),
+                    "HCWATCH_RSYSLOG_TCP_PORT", String.valueOf(tcpPort),
+                    "HCWATCH_RSYSLOG_SOCKET", dir.resolve("rsyslog").resolve("haproxy-log.sock").toString(),
+                    "HCWATCH_RSYSLOG_WORKDIR", dir.resolve("rsyslog").toString());
+            ProcessBuilder check = new ProcessBuilder(tool.binary().toString(), "-N1", "-f", RSYSLOG_CONF.toString())
+                    .redirectErrorStream(true);
+            check.environment().putAll(rsyslogEnv);
+            Process p = check.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            try {
+                p.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            assertThat(p.exitValue()).as("rsyslogd -N1 on deploy/rsyslog/rsyslog.conf (omkafka: Debian package rsyslog-kafka):\n"
+                    + out).isZero();
+        }
+        ProcessBuilder pb = new ProcessBuilder(tool.binary().toString(), "-n", "-f", RSYSLOG_CONF.toString(),
+                "-i", dir.resolve("rsyslog").resolve("rsyslogd.pid").toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("rsyslog.out").toFile()));
+        pb.environment().putAll(rsyslogEnv);
+        rsyslog = pb.start();
+        await("rsyslogd listening").atMost(Duration.ofSeconds(20)).until(() -> {
+            try (Socket s = new Socket("127.0.0.1", tcpPort)) {
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    private Properties appProperties() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        p.setProperty("schema.registry.url", REGISTRY);
+        p.setProperty("application.id", "hcwatch-haproxy-e2e");
+        p.setProperty("metrics.host", "127.0.0.1");
+        p.setProperty("metrics.port", "0");
+        p.setProperty("state.dir", dir.resolve("state").toString());
+        // resolves follow the clear steps; the default cool-down (5 min) would outlast the test
+        p.setProperty("detect.alert.cool-down", "0s");
+        return p;
+    }
+
+    private HttpServer backend(int port) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
+        s.createContext("/", exchange -> {
+            byte[] body = "ok\n".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        s.setExecutor(Executors.newFixedThreadPool(4));
+        s.start();
+        return s;
+    }
+
+    // ---- traffic ------------------------------------------------------------------------------------
+
+    /** One user: a request every 200 ms from its own loopback address until the test ends. */
+    private void user(String from) {
+        int n = 0;
+        while (running.get()) {
+            request(from, "/api/items/" + (n++ % 100), 10_000);
+            pause(Duration.ofMillis(200));
+        }
+    }
+
+    /** One of the flooder's connections: to the tarpitted path again and again until told to stop. */
+    private void flood(AtomicBoolean flooding) {
+        while (flooding.get() && running.get()) {
+            request("127.0.0.1", "/tarpitted/path", 20_000);
+        }
+    }
+
+    private void request(String from, String path, int timeoutMs) {
+        try (Socket s = new Socket()) {
+            s.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
+            s.setSoTimeout(timeoutMs);
+            s.connect(new InetSocketAddress("127.0.0.1", frontendPort), timeoutMs);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: e2e\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[4096];
+            while (in.read(buf) >= 0) {
+                // read to the end: HAProxy logs the request once it is over
+            }
+        } catch (IOException e) {
+            // refused, reset or timed out: what a full or failing frontend does to its clients
+        }
+    }
+
+    /** Polls HAProxy's stats socket until fe_web is at its limit; returns the wall time it got there. */
+    private long awaitFull() {
+        AtomicLong at = new AtomicLong();
+        await("fe_web at 200 sessions").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            String stat = showStat();
+            for (String line : stat.split("\n")) {
+                String[] f = line.split(",", -1);
+                if (f.length > 6 && f[0].equals("fe_web") && f[1].equals("FRONTEND") && Integer.parseInt(f[4]) >= 200) {
+                    at.set(System.currentTimeMillis());
+                    return true;
+                }
+            }
+            return false;
+        });
+        return at.get();
+    }
+
+    private String showStat() throws IOException {
+        try (var ch = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(dir.resolve("admin.sock")))) {
+            ch.write(java.nio.ByteBuffer.wrap("show stat\n".getBytes(StandardCharsets.US_ASCII)));
+            return new String(java.nio.channels.Channels.newInputStream(ch).readAllBytes(), StandardCharsets.US_ASCII);
+        }
+    }
+
+    // ---- what came out ------------------------------------------------------------------------------
+
+    private void receiveSent() {
+        byte[] buf = new byte[65_536];
+        while (!sent.isClosed()) {
+            DatagramPacket p = new DatagramPacket(buf, buf.length);
+            try {
+                sent.receive(p);
+                sentLines.add(new String(p.getData(), 0, p.getLength(), StandardCharsets.UTF_8));
+            } catch (SocketException closed) {
+                return;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private void readAlerts() {
+        SpecificAvroDeserializer<Alert> values = new SpecificAvroDeserializer<>(Alert.class);
+        values.configure(Map.of("schema.registry.url", REGISTRY), false);
+        try (KafkaConsumer<String, Alert> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "group.id", "e2e-alerts", "auto.offset.reset", "earliest"), new StringDeserializer(), values)) {
+            c.subscribe(List.of(topics.alerts()));
+            while (!Thread.currentThread().isInterrupted()) {
+                for (ConsumerRecord<String, Alert> r : c.poll(Duration.ofMillis(100))) {
+                    alerts.add(new Received(r.value(), System.currentTimeMillis()));
+                }
+            }
+        } catch (org.apache.kafka.common.errors.InterruptException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Received firing(String type) {
+        return alerts.stream().filter(r -> r.alert().getType().equals(type) && r.alert().getStatus() == AlertStatus.firing)
+                .findFirst().orElse(null);
+    }
+
+    private List<ConsumerRecord<String, byte[]>> readAll(String topic) {
+        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "group.id", "e2e-read-" + topic, "auto.offset.reset", "earliest", "isolation.level", "read_committed"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(topic));
+            long deadline = System.currentTimeMillis() + 10_000;
+            int emptyPolls = 0;
+            while (System.currentTimeMillis() < deadline && emptyPolls < 10) {
+                var batch = c.poll(Duration.ofMillis(200));
+                emptyPolls = batch.isEmpty() && !c.assignment().isEmpty() ? emptyPolls + 1 : 0;
+                batch.forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** A line from "haproxy[pid]:" on: the ring writes a host name before it, the plain UDP target none. */
+    private static String body(String line) {
+        int at = line.indexOf("haproxy[");
+        return (at < 0 ? line : line.substring(at)).stripTrailing();
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
