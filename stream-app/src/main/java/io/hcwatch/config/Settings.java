@@ -34,6 +34,17 @@ public final class Settings {
                     "Sources delivered in batches, with how long after its event a record may arrive (e.g. alb=10m,alb-health=10m "
                             + "for ALB logs from S3: 5-minute objects per node, delivered within about 5 minutes); monitors wait for "
                             + "them up to that long behind the other sources, and between batches (live only)."),
+            new Setting("state.idle-timeout", DURATION, "6h",
+                    "A target group, host or client scope that sends nothing for this long (event time) has its alerts resolved and is"
+                    + " deleted from the state stores and, by tombstone, their changelogs; 0s keeps every key."),
+            new Setting("limits.target-groups", INT, "100000",
+                    "Target groups (and HAProxy backends) one input partition takes; records naming more go to the DLQ (reason cardinality)."),
+            new Setting("limits.targets-per-group", INT, "5000",
+                    "Targets per target group one input partition takes; more go to the DLQ (reason cardinality)."),
+            new Setting("limits.hosts", INT, "10000",
+                    "HAProxy hosts one input partition takes; more go to the DLQ (reason cardinality)."),
+            new Setting("limits.frontends-per-host", INT, "1000",
+                    "Frontends per HAProxy host one input partition takes; more go to the DLQ (reason cardinality)."),
             new Setting("eval.step", DURATION, "10s", "Evaluation step; an alert resolves after alert.clear-steps clear steps."),
             new Setting("alert.clear-steps", INT, "2", "Consecutive clear evaluation steps before an alert resolves."),
             new Setting("alert.renotify", DURATION, "15m", "Re-send a firing alert after this long without a change."),

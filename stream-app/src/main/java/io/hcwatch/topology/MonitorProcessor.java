@@ -53,7 +53,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
      */
     /**
      * @param name    fleet, host or flood: for metrics
-     * @param changed           told of every key after it changed (gauges)
+     * @param changed           told of every key after it changed (gauges), with null when the key was deleted
      * @param expectedUpstreams the input partitions that pace this monitor, waited for from the start
      */
     public MonitorProcessor(String name, KeyMonitor<S> monitor, BiConsumer<String, Monitored<S>> changed, String storeName,
@@ -154,6 +154,12 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
                     emit(monitor.reach(m, at));
                     store.markChanged(key);
                     changed.accept(key, m);
+                }
+                if (monitor.forgettable(m, at)) {
+                    // a tombstone in the changelog: a key that stopped sending costs nothing after a restore either
+                    store.delete(key);
+                    metrics.forgotten(name);
+                    changed.accept(key, null);
                 }
             });
         }

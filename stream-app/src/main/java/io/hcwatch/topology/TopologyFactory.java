@@ -17,6 +17,7 @@ import io.hcwatch.detect.slots.SlotDetection;
 import io.hcwatch.detect.slots.SlotSettings;
 import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.FleetGauges;
+import io.hcwatch.traffic.CardinalityLimits;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Routed.Destination;
@@ -199,9 +200,10 @@ public final class TopologyFactory {
                 }
             }
             long step = time.step().toMillis();
-            this.fleetMonitor = new KeyMonitor<>(new FleetDetection(FleetSettings.from(settings)), lifecycle, step);
-            this.slotMonitor = new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step);
-            this.floodMonitor = new KeyMonitor<>(new FloodDetection(FloodSettings.from(settings)), lifecycle, step);
+            long idle = settings.millis("state.idle-timeout");
+            this.fleetMonitor = new KeyMonitor<>(new FleetDetection(FleetSettings.from(settings)), lifecycle, step, idle);
+            this.slotMonitor = new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step, idle);
+            this.floodMonitor = new KeyMonitor<>(new FloodDetection(FloodSettings.from(settings)), lifecycle, step, idle);
             this.alertFactory = new AlertFactory(lifecycle.runbookBase());
             this.clockGauges = new ClockGauges(config.meterRegistry(), java.util.List.of("fleet", "host", "flood"),
                     System::currentTimeMillis);
@@ -215,17 +217,29 @@ public final class TopologyFactory {
             return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
                     config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"),
                     config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.liveClock() ? time.delayOf(s.id()) : Duration.ZERO,
-                    config.topics().input(s), config.inputLag(), haproxyHosts);
+                    config.topics().input(s), config.inputLag(), haproxyHosts, CardinalityLimits.Limits.from(config.settings()));
         }
 
         public MonitorProcessor<FleetState> fleet() {
             return new MonitorProcessor<>("fleet", fleetMonitor,
-                    (tg, m) -> gauges.publish(tg, m.state, m.time.clock, m.latest), FLEET_STORE, alertFactory, metrics,
+                    (tg, m) -> {
+                        if (m == null) {
+                            gauges.forgetTargetGroup(tg);
+                        } else {
+                            gauges.publish(tg, m.state, m.time.clock, m.latest);
+                        }
+                    }, FLEET_STORE, alertFactory, metrics,
                     clockGauges, time, config.liveClock(), expected(Destination.FLEET));
         }
 
         public MonitorProcessor<HostState> host() {
-            return new MonitorProcessor<>("host", slotMonitor, (host, m) -> gauges.publish(host, m.state, m.time.clock),
+            return new MonitorProcessor<>("host", slotMonitor, (host, m) -> {
+                if (m == null) {
+                    gauges.forgetHost(host);
+                } else {
+                    gauges.publish(host, m.state, m.time.clock);
+                }
+            },
                     HOST_STORE, alertFactory, metrics, clockGauges, time, config.liveClock(), expected(Destination.HOST));
         }
 

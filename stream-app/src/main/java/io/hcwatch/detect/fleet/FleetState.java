@@ -41,11 +41,21 @@ public final class FleetState {
         FleetState s = new FleetState();
         s.targetGroup = targetGroup;
         s.latency = Latencies.of(settings);
-        long lookback = Math.max(settings.configRisk().lookbackMillis(), settings.headroom().trendWindowMillis());
-        s.history = new StepHistory((int) Math.min(2_000, lookback / settings.stepMillis() + 2));
-        s.traffic = new TrafficWindow((int) Math.max(64, settings.correlated().windowMillis() / 1000 + 4));
+        s.history = StepHistory.empty();
+        s.traffic = new TrafficWindow();
         s.served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
         return s;
+    }
+
+    /** Steps the history keeps: the longest lookback of any detector reading it. */
+    static int historySteps(FleetSettings settings) {
+        long lookback = Math.max(settings.configRisk().lookbackMillis(), settings.headroom().trendWindowMillis());
+        return (int) Math.min(2_000, lookback / settings.stepMillis() + 2);
+    }
+
+    /** Seconds of traffic counts kept: the correlation window and a little. */
+    static int trafficSeconds(FleetSettings settings) {
+        return (int) Math.max(64, settings.correlated().windowMillis() / 1000 + 4);
     }
 
     // ---- records in ------------------------------------------------------------------------
@@ -110,7 +120,7 @@ public final class FleetState {
                 toUnhealthy += e.getValue().getRequests();
             }
         }
-        traffic.add(ts, t.getRequests(), t.getSucceeded(), toUnhealthy, t.getNoTarget503());
+        traffic.add(ts, t.getRequests(), t.getSucceeded(), toUnhealthy, t.getNoTarget503(), trafficSeconds(settings));
     }
 
     /** A health check of this target group that could not be read, naming its target. */
