@@ -20,7 +20,7 @@ class AlertJsonTest {
                 + "\"event_time\":\"2026-03-03T14:33:10Z\",\"window_start\":\"2026-03-03T14:32:30Z\","
                 + "\"window_end\":\"2026-03-03T14:33:10.250Z\","
                 + "\"scope\":{\"lb\":\"app/prod-web/50dc6c495c0c9188\",\"target_group\":\"prod-web-tg\",\"zone\":null,"
-                + "\"host\":null,\"frontend\":null,\"client\":null},"
+                + "\"host\":null,\"frontend\":null,\"client\":null,\"target\":null},"
                 + "\"summary\":\"11/18 targets of prod-web-tg failed health checks within 40s across 3 zones (reason Target.Timeout)\","
                 + "\"details\":{\"failing\":\"11\",\"registered\":\"18\",\"zones\":\"us-east-1a,us-east-1b,us-east-1c\"},"
                 + "\"runbook_url\":\"https://runbooks.example/runbooks/correlated-failure.md\"}");
@@ -49,6 +49,19 @@ class AlertJsonTest {
                 .build();
 
         assertThat(AlertJson.fromJson(AlertJson.toJson(alert))).isEqualTo(alert);
+    }
+
+    @Test
+    void readsBackATargetScopeAndReadsAlertsWrittenBeforeScopesHadTargets() {
+        Alert alert = Alerts.correlatedFailure("prod-web-tg")
+                .setType("gray_failure")
+                .setScope(AlertScope.newBuilder().setTargetGroup("prod-web-tg").setZone("us-east-1b").setTarget("i-0abc").build())
+                .build();
+        String json = AlertJson.toJson(alert);
+
+        assertThat(json).contains("\"client\":null,\"target\":\"i-0abc\"}");
+        assertThat(AlertJson.fromJson(json)).isEqualTo(alert);
+        assertThat(AlertJson.fromJson(json.replace(",\"target\":\"i-0abc\"", "")).getScope().getTarget()).isNull();
     }
 
     @Test

@@ -29,7 +29,7 @@ public final class AlertJson {
 
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final String[] SCOPE_FIELDS = {"lb", "target_group", "zone", "host", "frontend", "client"};
+    private static final String[] SCOPE_FIELDS = {"lb", "target_group", "zone", "host", "frontend", "client", "target"};
 
     private AlertJson() {
     }
@@ -109,6 +109,7 @@ public final class AlertJson {
             case "host" -> scope.getHost();
             case "frontend" -> scope.getFrontend();
             case "client" -> scope.getClient();
+            case "target" -> scope.getTarget();
             default -> throw new IllegalStateException("unknown scope field " + field);
         };
     }
@@ -127,6 +128,7 @@ public final class AlertJson {
                 .setHost(optionalText(node, "host", "scope."))
                 .setFrontend(optionalText(node, "frontend", "scope."))
                 .setClient(optionalText(node, "client", "scope."))
+                .setTarget(optionalText(node, "target", "scope."))
                 .build();
     }
 

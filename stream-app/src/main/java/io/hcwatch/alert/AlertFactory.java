@@ -34,6 +34,7 @@ public final class AlertFactory {
                         .setHost(n.scope().host())
                         .setFrontend(n.scope().frontend())
                         .setClient(n.scope().client())
+                        .setTarget(n.scope().target())
                         .build())
                 .setSummary(n.summary())
                 .setDetails(new LinkedHashMap<>(n.details()))

@@ -16,11 +16,22 @@ public final class KeyMonitor<S> {
     private final Detection<S> detection;
     private final LifecycleSettings lifecycle;
     private final long stepMillis;
+    private final long idleMillis;
 
     public KeyMonitor(Detection<S> detection, LifecycleSettings lifecycle, long stepMillis) {
+        this(detection, lifecycle, stepMillis, 0);
+    }
+
+    /**
+     * @param idleMillis a key that has taken in nothing for this long (event time) is idle: nothing
+     *                   its detectors last concluded is held any more, so its alerts resolve through
+     *                   the lifecycle, and then it may be forgotten ({@link #forgettable}); 0: never
+     */
+    public KeyMonitor(Detection<S> detection, LifecycleSettings lifecycle, long stepMillis, long idleMillis) {
         this.detection = detection;
         this.lifecycle = lifecycle;
         this.stepMillis = stepMillis;
+        this.idleMillis = idleMillis;
     }
 
     public Detection<S> detection() {
@@ -44,6 +55,7 @@ public final class KeyMonitor<S> {
         List<Notification> out = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
             out.addAll(reach(m, times[i]));
+            m.time.input(times[i]);
             detection.apply(m.state, records.get(i), m.time.clock);
         }
         long now = m.time.clock;
@@ -53,11 +65,20 @@ public final class KeyMonitor<S> {
         return out;
     }
 
+    /**
+     * Whether the key can be deleted at {@code now}: idle, no alert open, and no alert history left
+     * (the lifecycle forgets it two days after the last resolve; until then a returning key must
+     * count its episodes on, so their alert ids stay distinct).
+     */
+    public boolean forgettable(Monitored<S> m, long now) {
+        return idleMillis > 0 && m.time.idle(now, idleMillis) && m.alerts.episodes.isEmpty() && m.alerts.history.isEmpty();
+    }
+
     /** The key's time reaches {@code now}: every evaluation step up to it runs, oldest first. */
     public List<Notification> reach(Monitored<S> m, long now) {
         return m.time.reach(now, stepMillis, at -> {
             detection.step(m.state, at);
-            List<Finding> findings = detection.judge(m.state, at);
+            List<Finding> findings = m.time.idle(at, idleMillis) ? List.of() : detection.judge(m.state, at);
             m.latest = findings;
             List<Notification> sent = m.alerts.step(findings, at, lifecycle);
             detection.stepped(m.state, at);

@@ -14,6 +14,7 @@ public enum AlertType {
     FAIL_OPEN_ROUTING,
     DNS_FAILOVER,
     NO_HEALTHY_TARGETS,
+    GRAY_FAILURE,
     /** hcwatch's own input from one host or load balancer stopped (not a load-balancer condition). */
     TELEMETRY_GAP;
 

@@ -142,6 +142,30 @@ public final class FleetGauges {
         }
     }
 
+    /** A deleted target group: its gauges go, and its place under the series limit is free again. */
+    public void forgetTargetGroup(String targetGroup) {
+        lastPublished.remove("tg\n" + targetGroup);
+        if (fleets.remove(targetGroup) != null) {
+            removeMeters("target_group", targetGroup);
+        }
+    }
+
+    /** A deleted HAProxy host: the gauges of its frontends go. */
+    public void forgetHost(String host) {
+        lastPublished.remove("host\n" + host);
+        if (frontends.keySet().removeIf(k -> k.startsWith(host + "\n"))) {
+            removeMeters("host", host);
+        }
+    }
+
+    private void removeMeters(String tag, String value) {
+        for (io.micrometer.core.instrument.Meter m : registry.getMeters()) {
+            if (value.equals(m.getId().getTag(tag))) {
+                registry.remove(m);
+            }
+        }
+    }
+
     private void overflow(String what, String name) {
         if (!overflowLogged) {
             overflowLogged = true;

@@ -28,11 +28,13 @@ public final class PipelineMetrics {
     public static final String LATE = "hcwatch.records.late";
     public static final String ALERTS = "hcwatch.alerts";
     public static final String PROCESSING_ERRORS = "hcwatch.processing.errors";
+    public static final String CARDINALITY_REJECTED = "hcwatch.cardinality.rejected";
+    public static final String KEYS_DELETED = "hcwatch.state.keys.deleted";
 
     static final Set<String> KNOWN_REASONS = Set.of(RejectReason.EMPTY, RejectReason.BAD_UTF8, RejectReason.FIELD_COUNT,
             RejectReason.BAD_QUOTING, RejectReason.BAD_TIMESTAMP, RejectReason.BAD_NUMBER, RejectReason.BAD_ADDRESS,
             RejectReason.UNKNOWN_TYPE, RejectReason.BAD_FIELD, RejectReason.NOT_HAPROXY, RejectReason.UNKNOWN_MESSAGE,
-            RejectReason.BAD_JSON, RejectReason.MISSING_FIELD, RejectReason.BAD_ENUM, RejectReason.BAD_TYPE,
+            RejectReason.BAD_JSON, RejectReason.MISSING_FIELD, RejectReason.BAD_ENUM, RejectReason.BAD_TYPE, RejectReason.CARDINALITY,
             "bad_avro", "internal_error");
     private static final int MAX_KIND_LENGTH = 40;
 
@@ -64,6 +66,7 @@ public final class PipelineMetrics {
             Map.entry("fail_open_routing", List.of("critical")),
             Map.entry("dns_failover", List.of("warning")),
             Map.entry("no_healthy_targets", List.of("critical")),
+            Map.entry("gray_failure", List.of("warning", "error")),
             Map.entry("telemetry_gap", List.of("error")));
 
     /**
@@ -129,6 +132,21 @@ public final class PipelineMetrics {
     private Counter processingErrorCounter(String stage) {
         return counter(PROCESSING_ERRORS, "Records or keys whose processing threw: skipped and dead-lettered, by stage",
                 "stage", stage);
+    }
+
+    /**
+     * A record dead-lettered because it named one more {@code kind} (target_group, target, host,
+     * frontend) than its limit allows.
+     */
+    public void cardinalityRejected(String kind) {
+        counter(CARDINALITY_REJECTED, "Records dead-lettered (reason cardinality) for naming one more target group, target,"
+                + " host or frontend than its limit (limits.*) allows", "kind", kind).increment();
+    }
+
+    /** A key that had sent nothing for state.idle-timeout was deleted from its monitor's store. */
+    public void forgotten(String monitor) {
+        counter(KEYS_DELETED, "Keys deleted from a monitor's state store (and changelog) after state.idle-timeout without input",
+                "monitor", monitor).increment();
     }
 
     public void alert(String type, String severity, String status) {

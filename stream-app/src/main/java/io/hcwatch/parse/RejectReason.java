@@ -34,6 +34,11 @@ public final class RejectReason {
     public static final String MISSING_FIELD = "missing_field";
     /** A JSON field holds a value outside its enumeration. */
     public static final String BAD_ENUM = "bad_enum";
+    /**
+     * The record parsed but names one more target group, target, host or frontend than its limit
+     * (limits.*) allows: a producer putting ids or timestamps into names must not exhaust the heap.
+     */
+    public static final String CARDINALITY = "cardinality";
     /** A JSON field holds a value of the wrong JSON type. */
     public static final String BAD_TYPE = "bad_type";
 

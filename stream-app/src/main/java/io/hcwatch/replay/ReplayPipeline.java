@@ -1,5 +1,6 @@
 package io.hcwatch.replay;
 
+import io.hcwatch.alert.Monitored;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.topology.Envelope;
@@ -9,10 +10,15 @@ import io.hcwatch.topology.Routed;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
+import io.hcwatch.topology.state.MonitoredCodec;
+import io.hcwatch.topology.state.StateCodec;
 import io.hcwatch.topology.state.WriteBehindStore;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -37,6 +43,14 @@ public final class ReplayPipeline {
     private long offset;
 
     public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters) {
+        this(config, alerts, deadLetters, null);
+    }
+
+    /**
+     * @param changelog when not null, the monitors' stores encode what changed at each {@link #commit()}
+     *                  and report the bytes their changelogs would take (a benchmark's measure)
+     */
+    public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters, LongConsumer changelog) {
         if (config.liveClock()) {
             throw new IllegalArgumentException("replay runs on event time only; build its config with liveClock=false");
         }
@@ -48,10 +62,10 @@ public final class ReplayPipeline {
                 deadLetters.accept((DeadLetter) r.value());
             }
         };
-        fleetContext = monitorContext(TopologyFactory.FLEET_STORE, toAlerts);
-        hostContext = monitorContext(TopologyFactory.HOST_STORE, toAlerts);
-        floodContext = monitorContext(TopologyFactory.FLOOD_STORE, toAlerts);
-        feedContext = monitorContext(TopologyFactory.FEED_STORE, toAlerts);
+        fleetContext = monitorContext(TopologyFactory.FLEET_STORE, toAlerts, store(TopologyFactory.fleetCodec(), changelog));
+        hostContext = monitorContext(TopologyFactory.HOST_STORE, toAlerts, store(TopologyFactory.hostCodec(), changelog));
+        floodContext = monitorContext(TopologyFactory.FLOOD_STORE, toAlerts, store(TopologyFactory.floodCodec(), changelog));
+        feedContext = monitorContext(TopologyFactory.FEED_STORE, toAlerts, store(TopologyFactory.feedCodec(), changelog));
         fleet = stages.fleet();
         host = stages.host();
         flood = stages.flood();
@@ -72,9 +86,26 @@ public final class ReplayPipeline {
         }
     }
 
-    private static ReplayContext<String, SpecificRecord> monitorContext(String store, Consumer<Record<String, SpecificRecord>> out) {
+    private static <V> WriteBehindStore<V> store(StateCodec<V> codec, LongConsumer changelog) {
+        return changelog == null ? WriteBehindStore.detached() : WriteBehindStore.measuring(codec, changelog);
+    }
+
+    /** Every monitor store writes what changed since the last commit (measured when built with a changelog). */
+    public void commit() {
+        for (ReplayContext<String, SpecificRecord> ctx : List.of(fleetContext, hostContext, floodContext, feedContext)) {
+            for (String store : List.of(TopologyFactory.FLEET_STORE, TopologyFactory.HOST_STORE, TopologyFactory.FLOOD_STORE,
+                    TopologyFactory.FEED_STORE)) {
+                if (ctx.hasStore(store)) {
+                    ctx.<WriteBehindStore<?>>getStateStore(store).flushCache();
+                }
+            }
+        }
+    }
+
+    private static ReplayContext<String, SpecificRecord> monitorContext(String store, Consumer<Record<String, SpecificRecord>> out,
+                                                               WriteBehindStore<?> state) {
         ReplayContext<String, SpecificRecord> ctx = new ReplayContext<>(out);
-        ctx.addStore(store, WriteBehindStore.detached());
+        ctx.addStore(store, state);
         ctx.addStore(MonitorProcessor.clockStore(store), WriteBehindStore.detached());
         return ctx;
     }
@@ -123,5 +154,35 @@ public final class ReplayPipeline {
 
     public long fed() {
         return offset;
+    }
+
+    /** Keys in a monitor's store, and the bytes they would take in its changelog (key and encoded value). */
+    public record StoreSize(int keys, long bytes) {
+    }
+
+    /** What one monitor's store ({@link TopologyFactory#FLEET_STORE}, host or flood) holds now. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public StoreSize storeSize(String store) {
+        ReplayContext<String, SpecificRecord> ctx;
+        MonitoredCodec codec;
+        switch (store) {
+            case TopologyFactory.FLEET_STORE -> {
+                ctx = fleetContext;
+                codec = TopologyFactory.fleetCodec();
+            }
+            case TopologyFactory.HOST_STORE -> {
+                ctx = hostContext;
+                codec = TopologyFactory.hostCodec();
+            }
+            case TopologyFactory.FLOOD_STORE -> {
+                ctx = floodContext;
+                codec = TopologyFactory.floodCodec();
+            }
+            default -> throw new IllegalArgumentException("no monitor store " + store);
+        }
+        WriteBehindStore<Monitored<?>> s = ctx.getStateStore(store);
+        long[] bytes = {0};
+        s.forEach((key, value) -> bytes[0] += key.getBytes(StandardCharsets.UTF_8).length + codec.encode(value).length);
+        return new StoreSize(s.size(), bytes[0]);
     }
 }

@@ -17,6 +17,11 @@ public final class KeyClock {
     public long clock;
     /** The last evaluation step this key ran; 0 before its first step. */
     public long lastStep;
+    /**
+     * Newest event time of a record this key took in (steps do not move it): how long the key has
+     * been idle. 0 in state written before it was kept, until the key's next record or step.
+     */
+    public long lastInput;
 
     public KeyClock() {
     }
@@ -38,6 +43,22 @@ public final class KeyClock {
         }
         clock = Math.max(clock, time);
         return out;
+    }
+
+    /** A record at {@code time} reached this key. */
+    public void input(long time) {
+        lastInput = Math.max(lastInput, time);
+    }
+
+    /**
+     * Whether nothing has reached this key for {@code idleMillis} of event time at {@code now}
+     * (never when {@code idleMillis} is 0). A key restored without {@link #lastInput} starts its idle time now.
+     */
+    public boolean idle(long now, long idleMillis) {
+        if (lastInput == 0) {
+            lastInput = now;
+        }
+        return idleMillis > 0 && now - lastInput >= idleMillis;
     }
 
     public boolean started() {

@@ -72,10 +72,16 @@ public final class MonitorClock<E> {
     /** @param silentTicks wall ticks that must also pass before a silent upstream is no longer waited for (see Upstreams) */
     public MonitorClock(long stepMillis, long graceMillis, long silentTimeoutMillis, int silentTicks, long maxLagMillis,
                         boolean silenceClock) {
+        this(stepMillis, graceMillis, silentTimeoutMillis, silentTicks, maxLagMillis, id -> 0, silenceClock);
+    }
+
+    /** @param delayMillis each upstream's expected delay, by upstream id (see {@link UpstreamClock}) */
+    public MonitorClock(long stepMillis, long graceMillis, long silentTimeoutMillis, int silentTicks, long maxLagMillis,
+                        java.util.function.ToLongFunction<String> delayMillis, boolean silenceClock) {
         this.stepMillis = stepMillis;
         this.graceMillis = graceMillis;
         this.silenceClock = silenceClock;
-        this.upstreams = new Upstreams(silentTimeoutMillis, silentTicks, maxLagMillis);
+        this.upstreams = new Upstreams(silentTimeoutMillis, silentTicks, maxLagMillis, delayMillis);
     }
 
     /** A record for {@code key} at event time {@code time}: applied now, or held until the watermark reaches it. */

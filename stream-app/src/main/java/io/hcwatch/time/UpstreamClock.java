@@ -6,6 +6,15 @@ package io.hcwatch.time;
  * feeds ({@link Upstreams}). Progress is the newest event time read, but never past a record still
  * held back (a per-second summary or a batch of checks not yet sent): nothing at or below a
  * reported time may follow, except out-of-order input, which the monitors count as late.
+ *
+ * <p>A source delivered in batches (ALB logs: one object per load-balancer node every five
+ * minutes, minutes late) has an expected delay: records up to that much older than the newest
+ * read may still come (another node's batch for the same minutes). Its progress is the newest
+ * time read minus the delay, catching up with the wall clock while the partition is quiet (after
+ * a whole delay of quiet nothing older can come), and it goes idle only after the delay plus the
+ * idle timeout of quiet: the wait between two batches is its normal pace, not silence. Before its
+ * first record it asks to be waited for as long (its first batch may be on its way), so that
+ * batch is not late after a start either.
  */
 public final class UpstreamClock {
 
@@ -15,6 +24,7 @@ public final class UpstreamClock {
 
     private final long idleTimeoutMillis;
     private final int idleTicks;
+    private final long delayMillis;
     private long newest = Long.MIN_VALUE;
     private long readAtWall = Long.MIN_VALUE;
     private long ticks;
@@ -37,8 +47,17 @@ public final class UpstreamClock {
      *                  only count while the thread runs
      */
     public UpstreamClock(long idleTimeoutMillis, int idleTicks) {
+        this(idleTimeoutMillis, idleTicks, 0);
+    }
+
+    /**
+     * @param delayMillis how much older than the newest record read a record of this source may
+     *                    still arrive in normal operation (0: in order, as read; see the class doc)
+     */
+    public UpstreamClock(long idleTimeoutMillis, int idleTicks, long delayMillis) {
         this.idleTimeoutMillis = idleTimeoutMillis;
         this.idleTicks = idleTicks;
+        this.delayMillis = delayMillis;
     }
 
     /** The ingest's periodic flush ran: one more tick of time the partition could have been read in. */
@@ -78,16 +97,18 @@ public final class UpstreamClock {
             readAtWall = wallNow;
             readAtTick = ticks;
         }
-        boolean idle = !lagging && oldestHeld == Long.MAX_VALUE && wallNow - readAtWall >= idleTimeoutMillis
+        long quiet = wallNow - readAtWall;
+        boolean idle = !lagging && oldestHeld == Long.MAX_VALUE && quiet >= idleTimeoutMillis + delayMillis
                 && ticks - readAtTick >= idleTicks;
-        if (newest == Long.MIN_VALUE && !idle && !readAny) {
+        // a batched partition with nothing read yet may be waiting for its first batch: it asks to be waited for
+        if (newest == Long.MIN_VALUE && !idle && !readAny && delayMillis == 0) {
             // nothing read yet (after a restart too): only "idle", so a quiet partition does not hold
             // back monitors that remember it from before
             return null;
         }
         // records read but none with a time yet (a run of junk before the first telemetry): it reports
         // at Long.MIN_VALUE, "wait for me", so monitors do not run ahead of telemetry it has yet to reach
-        long time = Math.max(reportedTime, Math.min(newest, oldestHeld == Long.MAX_VALUE ? newest : oldestHeld - 1));
+        long time = Math.max(reportedTime, Math.min(complete(quiet), oldestHeld == Long.MAX_VALUE ? newest : oldestHeld - 1));
         // an unchanged report is repeated now and then while the upstream is active, so that its
         // monitors can tell an upstream that has nothing new from one whose task has stopped
         boolean heartbeat = idleTimeoutMillis > 0 && !idle && wallNow - reportedAtWall >= idleTimeoutMillis / 2;
@@ -99,5 +120,18 @@ public final class UpstreamClock {
         reportedTime = time;
         reportedIdle = idle;
         return new Report(time, idle);
+    }
+
+    /**
+     * The event time up to which nothing more is expected: the newest read, less the delay still
+     * to run after {@code quiet} of wall time without a record (counted in whole seconds, so a
+     * quiet partition reports at most once a second).
+     */
+    private long complete(long quiet) {
+        if (delayMillis == 0 || newest == Long.MIN_VALUE) {
+            return newest;
+        }
+        long waited = Math.min(delayMillis, Math.max(0, quiet) / 1000 * 1000);
+        return newest - delayMillis + waited;
     }
 }

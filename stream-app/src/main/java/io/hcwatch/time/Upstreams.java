@@ -2,6 +2,7 @@ package io.hcwatch.time;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * How far each upstream (one input partition of one source, e.g. {@code health-3}) has got in
@@ -10,6 +11,12 @@ import java.util.Map;
  * a while and nothing held), when it has not been heard from for {@code idleTimeout} of wall time
  * (its task is gone or stuck), or when it is more than {@code maxLag} of event time behind the
  * newest (presumed gone; what it sends later counts as late).
+ *
+ * <p>An upstream of a source delivered in batches (expected delay {@code d}, see
+ * {@link UpstreamClock}) counts as complete up to the newest time any upstream has reported less
+ * {@code d}, when it has not reported further itself: whatever of it is older has arrived by now if
+ * it arrives within its normal delay. So it holds the watermark by at most its delay behind the
+ * sources read as they happen, in event time, whatever the pace of the wall clock.
  */
 public final class Upstreams {
 
@@ -32,6 +39,7 @@ public final class Upstreams {
     private final long silentTimeoutMillis;
     private final int silentTicks;
     private final long maxLagMillis;
+    private final ToLongFunction<String> delayMillis;
     private long ticks;
     private final Map<String, Upstream> table = new LinkedHashMap<>();
 
@@ -50,9 +58,21 @@ public final class Upstreams {
      *                  because it listened to nothing
      */
     public Upstreams(long silentTimeoutMillis, int silentTicks, long maxLagMillis) {
+        this(silentTimeoutMillis, silentTicks, maxLagMillis, id -> 0);
+    }
+
+    /** @param delayMillis each upstream's expected delay (by upstream id; 0 for sources read as they happen) */
+    public Upstreams(long silentTimeoutMillis, int silentTicks, long maxLagMillis, ToLongFunction<String> delayMillis) {
         this.silentTimeoutMillis = silentTimeoutMillis;
         this.silentTicks = silentTicks;
         this.maxLagMillis = maxLagMillis;
+        this.delayMillis = delayMillis;
+    }
+
+    /** The source an upstream id names: {@code alb-health-3} is partition 3 of {@code alb-health}. */
+    public static String sourceOf(String upstreamId) {
+        int dash = upstreamId.lastIndexOf('-');
+        return dash < 0 ? upstreamId : upstreamId.substring(0, dash);
     }
 
     /** An upstream reports: everything it carried up to {@code time} has been sent. Time never goes back. */
@@ -106,9 +126,9 @@ public final class Upstreams {
     public long watermark(long wallNow) {
         long newest = newest();
         long slowest = Long.MAX_VALUE;
-        for (Upstream u : table.values()) {
-            if (waitedFor(u, newest, wallNow)) {
-                slowest = Math.min(slowest, u.time);
+        for (Map.Entry<String, Upstream> e : table.entrySet()) {
+            if (waitedFor(e.getKey(), e.getValue(), newest, wallNow)) {
+                slowest = Math.min(slowest, effectiveTime(e.getKey(), e.getValue(), newest));
             }
         }
         return slowest == Long.MAX_VALUE ? newest : slowest;
@@ -117,28 +137,38 @@ public final class Upstreams {
     /** Whether any upstream is still worth waiting for (one that is active, heard from and not far behind). */
     public boolean anyActive(long wallNow) {
         long newest = newest();
-        for (Upstream u : table.values()) {
-            if (waitedFor(u, newest, wallNow)) {
+        for (Map.Entry<String, Upstream> e : table.entrySet()) {
+            if (waitedFor(e.getKey(), e.getValue(), newest, wallNow)) {
                 return true;
             }
         }
         return false;
     }
 
-    private boolean waitedFor(Upstream u, long newest, long wallNow) {
-        if (u.idle || elapsed(u.heardAtWall, u.heardAtTick, wallNow)) {
+    private boolean waitedFor(String id, Upstream u, long newest, long wallNow) {
+        if (u.idle || elapsed(u.heardAtWall, u.heardAtTick, wallNow, 0)) {
             return false;
         }
         if (u.time == Long.MIN_VALUE) {
-            // reading, but no telemetry yet: waited for, but not for ever (a source that is all junk)
-            return !elapsed(u.firstAtWall, u.firstAtTick, wallNow);
+            // reading, but no telemetry yet: waited for, but not for ever (a source that is all junk; a
+            // batched source, for its delay longer: its first batch may be on its way)
+            return !elapsed(u.firstAtWall, u.firstAtTick, wallNow, delayMillis.applyAsLong(id));
         }
-        return u.time >= newest - maxLagMillis;
+        return effectiveTime(id, u, newest) >= newest - maxLagMillis - delayMillis.applyAsLong(id);
+    }
+
+    /** How far an upstream counts as complete: its report, or for a batched source at least its delay behind the newest. */
+    private long effectiveTime(String id, Upstream u, long newest) {
+        long delay = delayMillis.applyAsLong(id);
+        if (delay == 0 || newest == Long.MIN_VALUE) {
+            return u.time;
+        }
+        return Math.max(u.time, newest - delay);
     }
 
     /** Whether the silent timeout has passed since (wall, tick), in wall time and in this monitor's ticks; never in replay. */
-    private boolean elapsed(long sinceWall, long sinceTick, long wallNow) {
-        return silentTimeoutMillis > 0 && wallNow - sinceWall >= silentTimeoutMillis && ticks - sinceTick >= silentTicks;
+    private boolean elapsed(long sinceWall, long sinceTick, long wallNow, long extraMillis) {
+        return silentTimeoutMillis > 0 && wallNow - sinceWall >= silentTimeoutMillis + extraMillis && ticks - sinceTick >= silentTicks;
     }
 
     /** The reports, for the monitor's changelog. */

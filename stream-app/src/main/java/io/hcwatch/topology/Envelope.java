@@ -58,7 +58,7 @@ public record Envelope(Kind kind, Object record, String upstream) {
          * a pending store or on a repartition topic is still read after an upgrade.
          */
         int version() {
-            return this == HAPROXY_TRAFFIC ? 2 : 1;
+            return this == HAPROXY_TRAFFIC || this == TARGET_TRAFFIC ? 2 : 1;
         }
 
         static Kind ofTag(byte tag) {

@@ -16,10 +16,12 @@ import io.hcwatch.detect.feed.FeedDetection;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
+import io.hcwatch.parse.RejectReason;
 import io.hcwatch.parse.TargetIdentity;
 import io.hcwatch.time.UpstreamClock;
 import io.hcwatch.topology.Routed.Destination;
 import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.traffic.CardinalityLimits;
 import io.hcwatch.traffic.TrafficCombiner;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -57,6 +59,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private final UpstreamClock progress;
     private final String topic;
     private final InputLag inputLag;
+    private final CardinalityLimits.Limits limits;
+    private final CardinalityLimits cardinality;
     private int partition;
     private ProcessorContext<String, Routed> context;
     private WriteBehindStore<TrafficCombiner> pending;
@@ -72,24 +76,24 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private final Map<String, Long> feedSeconds = new HashMap<>();
 
     /**
-     * @param idleTimeout wall time without a record after which this source's partition, holding
-     *                    nothing, reports itself idle (zero in replay: idle whenever nothing is held)
+     * @param idleTimeout  wall time without a record after which this source's partition, holding
+     *                     nothing, reports itself idle (zero in replay: idle whenever nothing is held)
+     * @param delay        the source's expected delay (batches; zero in replay, where files are complete), see UpstreamClock
+     * @param haproxyHosts the collector's HAProxy hosts, shared by this instance's ingests (see {@link HaproxyHosts})
+     * @param limits       how many target groups, targets, hosts and frontends this partition takes in
      */
     public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
-                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, String topic, InputLag inputLag) {
-        this(source, decoder, metrics, pendingStore, flushInterval, sketchCapacity, idleTimeout, topic, inputLag, new HaproxyHosts());
-    }
-
-    /** @param haproxyHosts the collector's HAProxy hosts, shared by this instance's ingests (see {@link HaproxyHosts}) */
-    public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
-                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, String topic, InputLag inputLag,
-                           HaproxyHosts haproxyHosts) {
+                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, Duration delay, String topic,
+                           InputLag inputLag, HaproxyHosts haproxyHosts, CardinalityLimits.Limits limits) {
         this.haproxyHosts = haproxyHosts;
         this.source = source;
+        this.limits = limits;
+        this.cardinality = new CardinalityLimits(limits);
         this.topic = topic;
         this.inputLag = inputLag;
         this.progress = source.paces().isEmpty() ? null
-                : new UpstreamClock(idleTimeout.toMillis(), (int) (idleTimeout.toMillis() / Math.max(1, flushInterval.toMillis())));
+                : new UpstreamClock(idleTimeout.toMillis(), (int) (idleTimeout.toMillis() / Math.max(1, flushInterval.toMillis())),
+                        delay.toMillis());
         this.sketchCapacity = sketchCapacity;
         this.decoder = decoder;
         this.metrics = metrics;
@@ -131,7 +135,10 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         } catch (RuntimeException e) {
             result = ParseResult.rejected("internal_error", "decoder failed: " + e);
         }
-        if (result instanceof ParseResult.Ok<?> ok) {
+        String refused = result instanceof ParseResult.Ok<?> ok ? refusedKind(ok.value()) : null;
+        if (refused != null) {
+            refuse(record, refused);
+        } else if (result instanceof ParseResult.Ok<?> ok) {
             parsed.increment();
             try {
                 route(ok.value());
@@ -158,6 +165,46 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             }
             metrics.skipped(source.id(), skipped.kind());
         }
+    }
+
+    /** The kind whose limit the record would pass (see {@link CardinalityLimits}), or null when it is taken in. */
+    private String refusedKind(Object r) {
+        if (r instanceof AlbTrafficLine a) {
+            return cardinality.targetGroup(a.targetGroup(), a.targetIp(), a.time());
+        } else if (r instanceof HaproxyRequest h) {
+            long ts = h.getTs().toEpochMilli();
+            String host = cardinality.host(h.getHost(), h.getFrontend(), ts);
+            return host != null ? host : cardinality.targetGroup(h.getBackend(), h.getServer(), ts);
+        } else if (r instanceof HealthCheckResult h) {
+            return cardinality.targetGroup(h.getTargetGroup(), h.getTarget(), h.getTs().toEpochMilli());
+        } else if (r instanceof BackendEvent e) {
+            return cardinality.targetGroup(e.getBackend(), null, e.getTs().toEpochMilli());
+        } else if (r instanceof LbConfig c) {
+            long ts = c.getTs().toEpochMilli();
+            return c.getKind() == ConfigKind.target_group ? cardinality.targetGroup(c.getId(), null, ts)
+                    : cardinality.host(c.getHost() != null ? c.getHost() : hostOf(c.getId()), c.getFrontend(), ts);
+        }
+        return null;
+    }
+
+    private void refuse(Record<byte[], byte[]> record, String kind) {
+        if (progress != null) {
+            progress.readUntimed(context.currentSystemTimeMs());
+        }
+        metrics.rejected(source.id(), RejectReason.CARDINALITY);
+        metrics.cardinalityRejected(kind);
+        context.forward(new Record<>(source.id(), Routed.dead(deadLetter(record, RejectReason.CARDINALITY,
+                "names one " + kind.replace('_', ' ') + " more than this partition takes (" + limitSetting(kind) + ")")),
+                record.timestamp()));
+    }
+
+    private String limitSetting(String kind) {
+        return switch (kind) {
+            case CardinalityLimits.TARGET_GROUP -> "limits.target-groups=" + limits.targetGroups();
+            case CardinalityLimits.TARGET -> "limits.targets-per-group=" + limits.targetsPerGroup();
+            case CardinalityLimits.HOST -> "limits.hosts=" + limits.hosts();
+            default -> "limits.frontends-per-host=" + limits.frontendsPerHost();
+        };
     }
 
     private void route(Object r) {
@@ -216,6 +263,12 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
      */
     private void targetSeen(TargetIdentity id, long recordTimestamp) {
         long time = id.time() >= 0 ? id.time() : recordTimestamp;
+        String refused = cardinality.targetGroup(id.targetGroup(), id.target(), time);
+        if (refused != null) {
+            // dead-lettered already for its parse error; it only must not create a key past the limit
+            metrics.cardinalityRejected(refused);
+            return;
+        }
         send(Destination.FLEET, id.targetGroup(), new TargetSeen(id.targetGroup(), id.target(), time, source.id()), time);
     }
 
@@ -343,6 +396,10 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     }
 
     private DeadLetter deadLetter(Record<byte[], byte[]> record, ParseResult.Rejected<?> rejected) {
+        return deadLetter(record, rejected.reason(), rejected.error());
+    }
+
+    private DeadLetter deadLetter(Record<byte[], byte[]> record, String reason, String error) {
         RecordMetadata meta = context.recordMetadata().orElse(null);
         return DeadLetter.newBuilder()
                 .setSource(source.id())
@@ -350,8 +407,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
                 .setPartition(meta == null ? null : meta.partition())
                 .setOffset(meta == null ? null : meta.offset())
                 .setInputTimestamp(record.timestamp() >= 0 ? Instant.ofEpochMilli(record.timestamp()) : null)
-                .setReason(rejected.reason())
-                .setError(rejected.error())
+                .setReason(reason)
+                .setError(error)
                 .setRaw(record.value() == null ? null : ByteBuffer.wrap(record.value()))
                 .setDeadLetteredAt(Instant.ofEpochMilli(context.currentSystemTimeMs()))
                 .build();

@@ -61,7 +61,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
      */
     /**
      * @param name    fleet, host or flood: for metrics
-     * @param changed           told of every key after it changed (gauges)
+     * @param changed           told of every key after it changed (gauges), with null when the key was deleted
      * @param expectedUpstreams the input partitions that pace this monitor, waited for from the start
      */
     public MonitorProcessor(String name, KeyMonitor<S> monitor, BiConsumer<String, Monitored<S>> changed, String storeName,
@@ -80,7 +80,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         this.failures = new ProcessingFailures("monitor-" + name, metrics);
         long silent = live ? time.silentTimeout().toMillis() : 0;
         this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, silent, (int) (silent / WALL_TICK.toMillis()),
-                time.maxUpstreamLag().toMillis(), live && time.silence());
+                time.maxUpstreamLag().toMillis(), live ? time::upstreamDelayMillis : id -> 0, live && time.silence());
     }
 
     /** The store keeping a monitor's clock beside its keys' state. */
@@ -186,6 +186,12 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
                         revert(key, e);
                         failed(e, key, null, at);
                     }
+                }
+                if (monitor.forgettable(m, at)) {
+                    // a tombstone in the changelog: a key that stopped sending costs nothing after a restore either
+                    store.delete(key);
+                    metrics.forgotten(name);
+                    changed.accept(key, null);
                 }
             });
         }

@@ -85,6 +85,8 @@ public final class PlannedAvroWriter {
             case DOUBLE -> (v, out) -> out.writeDouble((Double) v);
             case FLOAT -> (v, out) -> out.writeFloat((Float) v);
             case BOOLEAN -> (v, out) -> out.writeBoolean((Boolean) v);
+            // writeBytes(ByteBuffer) writes from the buffer's position and leaves it in place
+            case BYTES -> (v, out) -> out.writeBytes((java.nio.ByteBuffer) v);
             case ENUM -> enumStep(schema);
             case UNION -> nullableStep(schema, planning);
             case RECORD -> record(schema, planning);

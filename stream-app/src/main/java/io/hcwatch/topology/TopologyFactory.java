@@ -21,6 +21,7 @@ import io.hcwatch.detect.slots.SlotDetection;
 import io.hcwatch.detect.slots.SlotSettings;
 import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.FleetGauges;
+import io.hcwatch.traffic.CardinalityLimits;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Routed.Destination;
@@ -234,12 +235,20 @@ public final class TopologyFactory {
             this.gauges = new FleetGauges(config.meterRegistry(), settings.millis("headroom.window"));
             LifecycleSettings lifecycle = LifecycleSettings.from(settings);
             this.time = TimeSettings.from(settings);
+            for (String id : time.sourceDelays().keySet()) {
+                if (java.util.Arrays.stream(Source.values()).noneMatch(s -> s.id().equals(id))) {
+                    throw new IllegalArgumentException("window.source-delay names no source '" + id + "' (sources: "
+                            + java.util.Arrays.stream(Source.values()).map(Source::id).toList() + ")");
+                }
+            }
             long step = time.step().toMillis();
+            long idle = settings.millis("state.idle-timeout");
             this.fleetMonitor = new KeyMonitor<>(fleetDetection.apply(new FleetDetection(FleetSettings.from(settings))), lifecycle,
-                    step);
-            this.slotMonitor = new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step);
-            this.floodMonitor = new KeyMonitor<>(new FloodDetection(FloodSettings.from(settings)), lifecycle, step);
-            this.feedMonitor = new KeyMonitor<>(new FeedDetection(GapSettings.from(settings)), lifecycle, step);
+                    step, idle);
+            this.slotMonitor = new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step, idle);
+            this.floodMonitor = new KeyMonitor<>(new FloodDetection(FloodSettings.from(settings)), lifecycle, step, idle);
+            // a feed that stopped is idle by definition: it is never forgotten, or its telemetry_gap would resolve
+            this.feedMonitor = new KeyMonitor<>(new FeedDetection(GapSettings.from(settings)), lifecycle, step, Long.MAX_VALUE);
             this.alertFactory = new AlertFactory(lifecycle.runbookBase());
             this.clockGauges = new ClockGauges(config.meterRegistry(), MONITORS,
                     System::currentTimeMillis);
@@ -252,18 +261,30 @@ public final class TopologyFactory {
             }
             return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
                     config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"),
-                    config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.topics().input(s), config.inputLag(),
-                    haproxyHosts);
+                    config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.liveClock() ? time.delayOf(s.id()) : Duration.ZERO,
+                    config.topics().input(s), config.inputLag(), haproxyHosts, CardinalityLimits.Limits.from(config.settings()));
         }
 
         public MonitorProcessor<FleetState> fleet() {
             return new MonitorProcessor<>("fleet", fleetMonitor,
-                    (tg, m) -> gauges.publish(tg, m.state, m.time.clock, m.latest), FLEET_STORE, alertFactory, metrics,
+                    (tg, m) -> {
+                        if (m == null) {
+                            gauges.forgetTargetGroup(tg);
+                        } else {
+                            gauges.publish(tg, m.state, m.time.clock, m.latest);
+                        }
+                    }, FLEET_STORE, alertFactory, metrics,
                     clockGauges, time, config.liveClock(), expected(Destination.FLEET));
         }
 
         public MonitorProcessor<HostState> host() {
-            return new MonitorProcessor<>("host", slotMonitor, (host, m) -> gauges.publish(host, m.state, m.time.clock),
+            return new MonitorProcessor<>("host", slotMonitor, (host, m) -> {
+                if (m == null) {
+                    gauges.forgetHost(host);
+                } else {
+                    gauges.publish(host, m.state, m.time.clock);
+                }
+            },
                     HOST_STORE, alertFactory, metrics, clockGauges, time, config.liveClock(), expected(Destination.HOST));
         }
 

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -27,6 +28,8 @@ public final class TrafficCombiner {
 
     private final int clientCapacity;
     private final Map<Bucket, TargetTraffic> targetGroups = new HashMap<>();
+    /** Per target-group second: each target's latency sketch (set on its TargetCount when the summary leaves). */
+    private final Map<Bucket, Map<String, Histogram>> latencies = new HashMap<>();
     private final Map<Bucket, HaproxyTraffic> frontends = new HashMap<>();
     /** Per frontend second: which clients held its connection slots, by slot-milliseconds. */
     private final Map<Bucket, SpaceSaving> slotHolders = new HashMap<>();
@@ -53,8 +56,8 @@ public final class TrafficCombiner {
         // succeeded = the load balancer answered and not with a server error; 4xx are the client's business
         boolean succeeded = elb >= 0 && elb < 500;
         if (r.targetGroup() != null) {
-            TargetTraffic t = targetGroups.computeIfAbsent(new Bucket(r.targetGroup(), null, null, second), k -> new TargetTraffic(
-                    r.targetGroup(), r.elb(), second, 0L, 0L, 0L, 0L, new HashMap<>()));
+            Bucket bucket = new Bucket(r.targetGroup(), null, null, second);
+            TargetTraffic t = targetGroups.computeIfAbsent(bucket, k -> newTargetTraffic(r.targetGroup(), r.elb(), second, null));
             t.setRequests(t.getRequests() + 1);
             if (succeeded) {
                 t.setSucceeded(t.getSucceeded() + 1);
@@ -66,15 +69,8 @@ public final class TrafficCombiner {
                 }
             }
             if (r.targetIp() != null) {
-                TargetCount c = t.getByTarget().computeIfAbsent(r.targetIp() + ":" + r.targetPort(),
-                        k -> new TargetCount(0L, 0L, 0.0));
-                c.setRequests(c.getRequests() + 1);
-                if (succeeded) {
-                    c.setSucceeded(c.getSucceeded() + 1);
-                }
-                if (!Double.isNaN(r.targetProcessingTime())) {
-                    c.setProcessingMs(c.getProcessingMs() + r.targetProcessingTime() * 1000);
-                }
+                double ms = Double.isNaN(r.targetProcessingTime()) ? Double.NaN : r.targetProcessingTime() * 1000;
+                countTarget(bucket, t, r.targetIp() + ":" + r.targetPort(), succeeded, ms);
             }
         }
         clients.computeIfAbsent(new Bucket("alb", r.elb(), null, second),
@@ -82,9 +78,59 @@ public final class TrafficCombiner {
                 .add(ClientKeys.client(r.clientIp()), ClientKeys.request(r.requestMethod(), r.requestUrl()), false);
     }
 
+    /** A target group's second with nothing counted yet. */
+    private static TargetTraffic newTargetTraffic(String targetGroup, String lb, long second, String source) {
+        return new TargetTraffic(targetGroup, lb, second, 0L, 0L, 0L, 0L, new HashMap<>(), source);
+    }
+
+    /** One request answered by {@code target}, with its processing time in ms (NaN when not logged). */
+    private void countTarget(Bucket bucket, TargetTraffic t, String target, boolean succeeded, double ms) {
+        TargetCount c = t.getByTarget().get(target);
+        if (c == null) {
+            c = new TargetCount(0L, 0L, 0.0, null);
+            t.getByTarget().put(target, c);
+        }
+        c.setRequests(c.getRequests() + 1);
+        if (succeeded) {
+            c.setSucceeded(c.getSucceeded() + 1);
+        }
+        if (!Double.isNaN(ms)) {
+            c.setProcessingMs(c.getProcessingMs() + ms);
+            LatencySketch.record(latencies.computeIfAbsent(bucket, k -> new HashMap<>()).computeIfAbsent(target,
+                    k -> LatencySketch.create()), ms);
+        }
+    }
+
+    /**
+     * An HAProxy http log line answered by a server: counted per backend and server, so a server
+     * answering worse than the rest of its backend shows (gray_failure). Lines HAProxy answered
+     * itself ({@code <NOSRV>}, {@code <BADREQ>}, tcp) name no server to compare.
+     */
+    private void addBackendServer(HaproxyRequest r, long second) {
+        String server = r.getServer();
+        if (r.getBackend() == null || server == null || server.isEmpty() || server.charAt(0) == '<'
+                || r.getStatusCode() == null || r.getStatusCode() <= 0) {
+            return;
+        }
+        boolean succeeded = r.getStatusCode() < 500;
+        Bucket bucket = new Bucket(r.getBackend(), HAPROXY_BACKEND, null, second);
+        TargetTraffic t = targetGroups.computeIfAbsent(bucket, k -> newTargetTraffic(r.getBackend(), null, second, HAPROXY_BACKEND));
+        t.setRequests(t.getRequests() + 1);
+        if (succeeded) {
+            t.setSucceeded(t.getSucceeded() + 1);
+        } else {
+            t.setElb5xx(t.getElb5xx() + 1);
+        }
+        countTarget(bucket, t, server, succeeded, r.getTrServer() == null ? Double.NaN : r.getTrServer());
+    }
+
+    /** TargetTraffic.source of an HAProxy backend's per-server counts. */
+    public static final String HAPROXY_BACKEND = "haproxy";
+
     public void addHaproxy(HaproxyRequest r) {
         long second = Math.floorDiv(r.getTs().toEpochMilli(), 1000) * 1000;
         String host = r.getHost() == null ? "unknown" : r.getHost();
+        addBackendServer(r, second);
         Bucket bucket = new Bucket(host, r.getFrontend(), null, second);
         HaproxyTraffic f = frontends.computeIfAbsent(bucket, k -> new HaproxyTraffic(
                 host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>(), new HashMap<>(), 0L, 0L,
@@ -137,6 +183,13 @@ public final class TrafficCombiner {
                 .add(ClientKeys.client(r.getClientIp()),
                         r.getHttpMethod() == null && r.getHttpUri() == null ? null : ClientKeys.request(r.getHttpMethod(), r.getHttpUri()),
                         tarpit);
+    }
+
+    /** The summary with each target's latency sketch in place. */
+    private TargetTraffic withLatencies(Bucket bucket, TargetTraffic t) {
+        Map<String, Histogram> sketches = latencies.getOrDefault(bucket, Map.of());
+        t.getByTarget().forEach((target, c) -> c.setLatency(LatencySketch.encode(sketches.get(target))));
+        return t;
     }
 
     /** The summary with its slot holders' counters in place. */
@@ -197,10 +250,11 @@ public final class TrafficCombiner {
     /** Takes out every summary whose second started before {@code second}; all of them with Long.MAX_VALUE. */
     public List<SpecificRecord> drainBefore(long second) {
         List<SpecificRecord> out = new ArrayList<>();
-        for (Iterator<TargetTraffic> it = targetGroups.values().iterator(); it.hasNext(); ) {
-            TargetTraffic t = it.next();
-            if (t.getBucketStart() < second) {
-                out.add(t);
+        for (Iterator<Map.Entry<Bucket, TargetTraffic>> it = targetGroups.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Bucket, TargetTraffic> e = it.next();
+            if (e.getValue().getBucketStart() < second) {
+                out.add(withLatencies(e.getKey(), e.getValue()));
+                latencies.remove(e.getKey());
                 it.remove();
             }
         }
@@ -228,7 +282,8 @@ public final class TrafficCombiner {
 
     /** The pending summaries and held health checks, left in place (for the state store). */
     public List<SpecificRecord> snapshot() {
-        List<SpecificRecord> out = new ArrayList<>(targetGroups.values());
+        List<SpecificRecord> out = new ArrayList<>();
+        targetGroups.forEach((k, t) -> out.add(withLatencies(k, t)));
         frontends.forEach((k, f) -> out.add(withHolders(k, f)));
         clients.values().forEach(c -> out.add(c.toSummary()));
         out.addAll(checks.snapshot());
@@ -239,7 +294,14 @@ public final class TrafficCombiner {
     public void restore(List<SpecificRecord> pending) {
         for (SpecificRecord r : pending) {
             if (r instanceof TargetTraffic t) {
-                targetGroups.put(new Bucket(t.getTargetGroup(), null, null, t.getBucketStart()), t);
+                Bucket bucket = new Bucket(t.getTargetGroup(), t.getSource(), null, t.getBucketStart());
+                targetGroups.put(bucket, t);
+                t.getByTarget().forEach((target, c) -> {
+                    Histogram h = LatencySketch.decode(c.getLatency());
+                    if (h != null) {
+                        latencies.computeIfAbsent(bucket, k -> new HashMap<>()).put(target, h);
+                    }
+                });
             } else if (r instanceof HaproxyTraffic f) {
                 Bucket bucket = new Bucket(f.getHost(), f.getFrontend(), null, f.getBucketStart());
                 frontends.put(bucket, f);

@@ -22,8 +22,8 @@ class PipelineMetricsTest {
         assertThat(registry.find(PipelineMetrics.LATE).tag("monitor", "fleet").counter()).isNotNull();
         assertThat(registry.find(PipelineMetrics.ALERTS).tags("type", "correlated_failure", "severity", "critical",
                 "status", "firing").counter()).isNotNull();
-        // one (type, severity) pair per severity a type can have: 15, firing and resolved each
-        assertThat(registry.find(PipelineMetrics.ALERTS).counters()).hasSize(2 * 15);
+        // 17 type-severity pairs (gray_failure: warning and error; telemetry_gap: error), firing and resolved
+        assertThat(registry.find(PipelineMetrics.ALERTS).counters()).hasSize(2 * 17);
         assertThat(registry.find(PipelineMetrics.PROCESSING_ERRORS).counters())
                 .extracting(c -> c.getId().getTag("stage"))
                 .containsExactlyInAnyOrder("ingest-alb", "ingest-haproxy", "monitor-fleet");

@@ -148,6 +148,22 @@ class MonitorClockTest {
     }
 
     @Test
+    void aBatchedUpstreamHoldsTheWatermarkByAtMostItsDelayAndIsNeverFarBehindForIt() {
+        long delay = 600_000;
+        MonitorClock<String> batched = new MonitorClock<>(STEP, GRACE, IDLE, 0, MAX_LAG,
+                id -> id.startsWith("logs") ? delay : 0, true);
+        batched.report("logs-0", T0, false, wall, keys);
+        batched.report("health-0", T0 + 100_000, false, wall, keys);
+        assertThat(batched.watermark()).as("its own report is ahead of newest less delay").isEqualTo(T0);
+        batched.report("health-0", T0 + 800_000, false, wall, keys);
+        // 13 minutes behind: past the maximum lag, but within it plus the delay; counted complete to 800 s - 600 s
+        assertThat(batched.watermark()).isEqualTo(T0 + 200_000);
+        batched.offer("k", "logs@210", T0 + 210_000, wall, keys);
+        assertThat(keys.seen).doesNotContain("logs@210");
+        assertThat(keys.late).isEmpty();
+    }
+
+    @Test
     void withNothingToWaitForRecordsGoStraightThroughAndRunTheStepsTheyPass() {
         clock.offer("k", "first", T0 + 1_000, wall, keys);
         clock.offer("k", "second", T0 + 12_000, wall, keys);

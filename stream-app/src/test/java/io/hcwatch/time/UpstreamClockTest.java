@@ -103,4 +103,55 @@ class UpstreamClockTest {
         assertThat(replay.report(NOTHING_HELD, T0)).isEqualTo(new UpstreamClock.Report(T0, true));
         assertThat(replay.report(NOTHING_HELD, T0 + 60_000)).isNull();
     }
+
+    private static final long DELAY = 420_000;
+
+    @Test
+    void aBatchedSourceVouchesForItsNewestRecordLessItsDelayWhileItReads() {
+        UpstreamClock batched = new UpstreamClock(IDLE, 0, DELAY);
+        // one node's object of 10:00-10:05 read at once: another node's object of the same minutes may follow
+        batched.read(T0 + 299_000, 0);
+        assertThat(batched.report(NOTHING_HELD, 0)).isEqualTo(new UpstreamClock.Report(T0 + 299_000 - DELAY, false));
+        batched.read(T0 + 299_500, 10);
+        assertThat(batched.report(NOTHING_HELD, 10)).isEqualTo(new UpstreamClock.Report(T0 + 299_500 - DELAY, false));
+    }
+
+    @Test
+    void whileQuietABatchedSourceCatchesUpWithTheWallClockInWholeSecondsAndIsIdleOnlyAfterItsDelayAndTheIdleTimeout() {
+        UpstreamClock batched = new UpstreamClock(IDLE, 0, DELAY);
+        batched.read(T0 + 299_000, 0);
+        batched.report(NOTHING_HELD, 0);
+        assertThat(batched.report(NOTHING_HELD, 90_500)).isEqualTo(new UpstreamClock.Report(T0 + 299_000 - DELAY + 90_000, false));
+        assertThat(batched.report(NOTHING_HELD, 90_900)).as("same second, no heartbeat due yet").isNull();
+        // a whole delay of quiet: nothing older than the newest record can still come, but the next batch can
+        assertThat(batched.report(NOTHING_HELD, DELAY)).isEqualTo(new UpstreamClock.Report(T0 + 299_000, false));
+        assertThat(batched.report(NOTHING_HELD, DELAY + IDLE - 1)).isEqualTo(new UpstreamClock.Report(T0 + 299_000, false));
+        assertThat(batched.report(NOTHING_HELD, DELAY + IDLE)).isEqualTo(new UpstreamClock.Report(T0 + 299_000, true));
+    }
+
+    @Test
+    void aBatchedSourceWithNothingReadYetAsksToBeWaitedForItsFirstBatchForItsDelay() {
+        UpstreamClock batched = new UpstreamClock(IDLE, 0, DELAY);
+        assertThat(batched.report(NOTHING_HELD, 0)).isEqualTo(new UpstreamClock.Report(Long.MIN_VALUE, false));
+        assertThat(batched.report(NOTHING_HELD, DELAY + IDLE - 1)).as("heartbeat").isEqualTo(new UpstreamClock.Report(Long.MIN_VALUE, false));
+        assertThat(batched.report(NOTHING_HELD, DELAY + IDLE)).isEqualTo(new UpstreamClock.Report(Long.MIN_VALUE, true));
+    }
+
+    @Test
+    void theNextBatchStartsAFreshDelayButProgressNeverGoesBack() {
+        UpstreamClock batched = new UpstreamClock(IDLE, 0, DELAY);
+        batched.read(T0 + 299_000, 0);
+        batched.report(NOTHING_HELD, 0);
+        batched.report(NOTHING_HELD, 200_000);
+        // the next object (10:05-10:10) arrives 5 minutes after the first
+        batched.read(T0 + 599_000, 300_000);
+        assertThat(batched.report(NOTHING_HELD, 300_000)).isEqualTo(new UpstreamClock.Report(T0 + 599_000 - DELAY, false));
+        UpstreamClock early = new UpstreamClock(IDLE, 0, DELAY);
+        early.read(T0 + 299_000, 0);
+        early.report(NOTHING_HELD, 0);
+        early.report(NOTHING_HELD, 400_000);
+        // a small object right after: its newest less the delay is behind what was vouched for already
+        early.read(T0 + 301_000, 400_000);
+        assertThat(early.report(NOTHING_HELD, 400_000)).as("unchanged, no heartbeat due").isNull();
+    }
 }

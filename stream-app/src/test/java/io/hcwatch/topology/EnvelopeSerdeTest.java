@@ -37,4 +37,43 @@ class EnvelopeSerdeTest {
                 .isInstanceOf(SerializationException.class);
         assertThat(serde.serialize("fleet", Envelope.of(check("i-0abc0003"), "health-1"))).isEqualTo(clean);
     }
+
+    /**
+     * A traffic summary an earlier release left on a repartition topic or in a pending store (schema
+     * version 1: no latency sketches, no source), written here by hand with Avro's generic writer.
+     */
+    @Test
+    void aTargetTrafficOfVersionOneIsReadWithNoSketchesAndAsAlb() throws Exception {
+        org.apache.avro.Schema v1;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/internal-schema-history/TargetTraffic/v1.avsc")) {
+            v1 = new org.apache.avro.Schema.Parser().parse(in);
+        }
+        org.apache.avro.Schema countSchema = v1.getField("by_target").schema().getValueType();
+        org.apache.avro.generic.GenericRecord count = new org.apache.avro.generic.GenericData.Record(countSchema);
+        count.put("requests", 7L);
+        count.put("succeeded", 6L);
+        count.put("processing_ms", 84.0);
+        org.apache.avro.generic.GenericRecord traffic = new org.apache.avro.generic.GenericData.Record(v1);
+        traffic.put("target_group", "prod-web-tg");
+        traffic.put("lb", null);
+        traffic.put("bucket_start", 1_772_548_200_000L);
+        traffic.put("requests", 7L);
+        traffic.put("succeeded", 6L);
+        traffic.put("elb_5xx", 1L);
+        traffic.put("no_target_503", 0L);
+        traffic.put("by_target", java.util.Map.of("10.0.1.5:8080", count));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(new byte[] {0, 4, 1}); // versioned envelope, kind TARGET_TRAFFIC, schema version 1
+        org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+        encoder.writeString("alb-0");
+        new org.apache.avro.generic.GenericDatumWriter<org.apache.avro.generic.GenericRecord>(v1).write(traffic, encoder);
+        encoder.flush();
+
+        Envelope back = serde.deserialize("fleet", out.toByteArray());
+        io.hcwatch.avro.internal.TargetTraffic t = (io.hcwatch.avro.internal.TargetTraffic) back.record();
+        assertThat(t.getSource()).isNull();
+        assertThat(t.getByTarget().get("10.0.1.5:8080").getRequests()).isEqualTo(7);
+        assertThat(t.getByTarget().get("10.0.1.5:8080").getLatency().remaining()).isZero();
+        assertThat(back.upstream()).isEqualTo("alb-0");
+    }
 }

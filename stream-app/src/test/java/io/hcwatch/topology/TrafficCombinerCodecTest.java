@@ -36,4 +36,18 @@ class TrafficCombinerCodecTest {
         assertThat(restored.drainAll()).hasAtLeastOneElementOfType(HaproxyTraffic.class);
         assertThat(restored.isEmpty()).isTrue();
     }
+
+    @Test
+    void aTargetsLatencySketchComesBackFromTheStore() {
+        TrafficCombiner combiner = new TrafficCombiner(16);
+        combiner.addAlb(new io.hcwatch.parse.AlbTrafficLine(T0.toEpochMilli(), "app/prod-web/50dc6c495c0c9188", "prod-web-tg",
+                "198.51.100.7", "10.0.1.5", 8080, 3.9, 200, "GET", "https://www.example.com:443/"));
+        TrafficCombinerCodec codec = new TrafficCombinerCodec(16);
+        io.hcwatch.avro.internal.TargetTraffic t = codec.decode(codec.encode(combiner)).drainAll().stream()
+                .filter(io.hcwatch.avro.internal.TargetTraffic.class::isInstance)
+                .map(io.hcwatch.avro.internal.TargetTraffic.class::cast).findFirst().orElseThrow();
+        // 3.9 s in a sketch of one significant digit: within its ~6% bucket
+        assertThat(io.hcwatch.traffic.LatencySketch.decode(t.getByTarget().get("10.0.1.5:8080").getLatency()).getMaxValue())
+                .isBetween(3_840L, 4_095L);
+    }
 }

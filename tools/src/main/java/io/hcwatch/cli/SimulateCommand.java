@@ -4,6 +4,7 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.config.Setting;
 import io.hcwatch.config.Settings;
 import io.hcwatch.serde.AlertJson;
+import io.hcwatch.simulate.AwsDelivery;
 import io.hcwatch.simulate.Scenario;
 import io.hcwatch.simulate.ScenarioParams;
 import io.hcwatch.simulate.ScenarioReplay;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -55,6 +57,12 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--gzip", description = "With --out: gzip the files (.gz)")
     boolean gzip;
+
+    @Option(names = "--aws", description = "As an AWS account delivers it: the collector's records (HealthCheckResult on each"
+            + " change, LbConfig with the target->zone map), every check in ALB's health-check logs, and with --out the ALB"
+            + " logs as 5-minute gzip objects per node under DIR/s3 (S3 key layout), with --bootstrap-servers each object"
+            + " produced when it would be delivered")
+    boolean aws;
 
     @Option(names = "--replay", description = "Run the scenario through the detectors in-process: alerts as JSON lines on"
             + " stdout, the verdict against the scenario's expectations on stderr (exit 1 if it fails)")
@@ -147,7 +155,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private int replay(Scenario s, ScenarioParams params) {
-        ScenarioReplay.Result result = ScenarioReplay.run(s, params, Settings.defaults(), t -> { });
+        ScenarioReplay.Result result = ScenarioReplay.run(s, params, Settings.defaults(), t -> { }, aws);
         PrintStream stdout = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
         for (Alert a : result.alerts()) {
             stdout.println(AlertJson.toJson(a));
@@ -165,6 +173,9 @@ final class SimulateCommand implements Callable<Integer> {
 
     private int write(Scenario s, ScenarioParams params) {
         long started = System.nanoTime();
+        if (aws) {
+            return writeAws(s, params, started);
+        }
         try (TelemetryFiles files = new TelemetryFiles(out, gzip)) {
             Simulation.of(s, params).run(files);
             files.lines().forEach((source, n) -> System.err.printf("  %-11s %9d lines  %s%n", source.id(), n, files.path(source)));
@@ -174,6 +185,31 @@ final class SimulateCommand implements Callable<Integer> {
         System.err.printf("written in %.1fs; replay with: ./hcwatch replay --alb %s --alb-health %s --haproxy %s --health %s --config %s%n",
                 (System.nanoTime() - started) / 1e9, file(Source.ALB), file(Source.ALB_HEALTH), file(Source.HAPROXY),
                 file(Source.HEALTH), file(Source.CONFIG));
+        return 0;
+    }
+
+    /** The collector's records and HAProxy's lines as files, the ALB logs as S3 objects under {@code out/s3}. */
+    private int writeAws(Scenario s, ScenarioParams params, long started) {
+        AwsDelivery delivery = new AwsDelivery(params.zones());
+        try (TelemetryFiles files = new TelemetryFiles(out, gzip)) {
+            Simulation.ofAws(s, params).run(t -> {
+                delivery.accept(t);
+                if (t.source() != Source.ALB && t.source() != Source.ALB_HEALTH) {
+                    files.accept(t);
+                }
+            });
+            delivery.writeObjects(out.resolve("s3"));
+            files.lines().forEach((source, n) -> System.err.printf("  %-11s %9d lines  %s%n", source.id(), n, files.path(source)));
+        } catch (java.io.UncheckedIOException e) {
+            throw new UsageException(e.getMessage() + ": " + e.getCause().getMessage());
+        }
+        for (AwsDelivery.LogObject o : delivery.objects()) {
+            System.err.printf("  %-11s %9d lines  %s (delivered %s)%n", o.source().id(), o.lines().size(),
+                    out.resolve("s3").resolve(o.key()), Instant.ofEpochMilli(o.deliverAt()));
+        }
+        System.err.printf("written in %.1fs: %d S3 objects; the stream app needs window.source-delay=alb=%dms,alb-health=%dms"
+                + " for them%n", (System.nanoTime() - started) / 1e9, delivery.objects().size(),
+                AwsDelivery.longestDelayMillis(params.zones()), AwsDelivery.longestDelayMillis(params.zones()));
         return 0;
     }
 
@@ -187,7 +223,16 @@ final class SimulateCommand implements Callable<Integer> {
             t = t.withInput(source(e.getKey()), e.getValue());
         }
         Map<String, Object> overrides = new LinkedHashMap<>(producerProperties);
-        Simulation simulation = Simulation.of(s, params);
+        Simulation simulation = aws ? Simulation.ofAws(s, params) : Simulation.of(s, params);
+        List<AwsDelivery.Delivery> deliveries = null;
+        if (aws) {
+            AwsDelivery delivery = new AwsDelivery(params.zones());
+            simulation.run(delivery);
+            deliveries = delivery.deliveries();
+            System.err.printf("  %d S3 objects; the stream app needs window.source-delay=alb=%dms,alb-health=%dms for them%n",
+                    delivery.objects().size(), AwsDelivery.longestDelayMillis(params.zones()),
+                    AwsDelivery.longestDelayMillis(params.zones()));
+        }
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -213,7 +258,13 @@ final class SimulateCommand implements Callable<Integer> {
         long sent;
         try (TelemetryProducer producer = new TelemetryProducer(bootstrapServers, t, overrides)) {
             progress.start();
-            sent = producer.produce(simulation, speed, stop::get);
+            sent = deliveries != null
+                    ? producer.produce(deliveries, params.start().toEpochMilli(), speed, stop::get, d -> {
+                        if (d.object() != null) {
+                            System.err.println("  delivered " + d.object().key() + " (" + d.object().lines().size() + " lines)");
+                        }
+                    })
+                    : producer.produce(simulation, speed, stop::get);
         } finally {
             stop.set(true);
             progress.interrupt();

@@ -7,6 +7,7 @@ import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
+import io.hcwatch.simulate.AwsDelivery;
 import io.hcwatch.simulate.Scenario;
 import io.hcwatch.simulate.ScenarioParams;
 import io.hcwatch.simulate.Simulation;
@@ -75,6 +76,9 @@ public final class Demo {
 
     private final Options options;
     private final Console console;
+    /** Simulated time of the latest delivery on the AWS path (generated in advance, so the simulation's own clock is at its end). */
+    private final java.util.concurrent.atomic.AtomicLong deliveredAt = new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+    private Duration simulated;
 
     public Demo(Options options) {
         this.options = options;
@@ -85,7 +89,12 @@ public final class Demo {
     public Report run(BooleanSupplier stop) {
         long started = System.nanoTime();
         Scenario scenario = options.scenario();
-        ScenarioParams params = options.params();
+        boolean aws = scenario.demoThroughAws();
+        long sourceDelay = AwsDelivery.longestDelayMillis(options.params().zones());
+        // the stream app waits for ALB's objects up to their delay: simulate that much longer, so it judges the incident
+        ScenarioParams params = aws ? options.params().withTiming(options.params().duration().plusMillis(sourceDelay),
+                options.params().onset()) : options.params();
+        simulated = params.duration();
         banner(scenario, params);
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         AlertFeed feed = new AlertFeed(console, params.onsetTime().toEpochMilli());
@@ -119,7 +128,11 @@ public final class Demo {
             t = System.nanoTime();
             Path stateDir = Files.createTempDirectory("hcwatch-demo-state-");
             resources.push(() -> deleteQuietly(stateDir));
-            StreamApp app = new StreamApp(StreamAppConfig.from(streamAppProperties(broker, registry, stateDir)));
+            Properties appProperties = streamAppProperties(broker, registry, stateDir);
+            if (aws) {
+                appProperties.setProperty("detect.window.source-delay", "alb=" + sourceDelay + "ms,alb-health=" + sourceDelay + "ms");
+            }
+            StreamApp app = new StreamApp(StreamAppConfig.from(appProperties));
             resources.push(app);
             app.start();
             await(() -> app.isReady() || stop.getAsBoolean(), Duration.ofSeconds(120), "the stream app to reach RUNNING");
@@ -139,13 +152,16 @@ public final class Demo {
             console.heading(String.format(Locale.ROOT, "Producing %s of %s at %sx through Kafka; alerts as the sink delivers them:",
                     Console.human(params.duration()), scenario.id(), trim(options.speed())));
             console.note(String.format(Locale.ROOT, "%9s  %-8s  %-8s  %s", "incident", "(UTC)", "severity", "alert  scope"));
-            Simulation simulation = Simulation.of(scenario, params);
+            Simulation simulation = aws ? Simulation.ofAws(scenario, params) : Simulation.of(scenario, params);
+            List<AwsDelivery.Delivery> deliveries = aws ? awsDeliveries(simulation, params, sourceDelay) : null;
             t = System.nanoTime();
             AtomicBoolean producing = new AtomicBoolean(true);
             try (TelemetryProducer producer = new TelemetryProducer(broker.bootstrapServers(), topics, Map.of())) {
                 Thread progress = progress(simulation, producer, app, producing);
                 try {
-                    produced = producer.produce(simulation, options.speed(), stop);
+                    produced = aws
+                            ? producer.produce(deliveries, params.start().toEpochMilli(), options.speed(), stop, this::delivered)
+                            : producer.produce(simulation, options.speed(), stop);
                 } finally {
                     producing.set(false);
                     progress.interrupt();
@@ -176,6 +192,39 @@ public final class Demo {
             console.note(String.format(Locale.ROOT, "Stopped everything; %s in all.", Console.seconds(millisSince(started))));
         }
         return report;
+    }
+
+    /**
+     * The scenario generated in advance and cut up as AWS delivers it; says what the demo does
+     * differently on this path.
+     */
+    private List<AwsDelivery.Delivery> awsDeliveries(Simulation simulation, ScenarioParams params, long sourceDelay) {
+        AwsDelivery delivery = new AwsDelivery(params.zones());
+        simulation.run(delivery);
+        List<AwsDelivery.LogObject> objects = delivery.objects();
+        console.line("  The AWS path: `collect alb` publishes each target's state, reason code and zone every 10 s poll"
+                + " (health-check-results) and the target groups' settings with their target→zone map (lb-config); ALB"
+                + " writes every check and request to S3, one gzip object per node (" + params.zones() + ") and 5 minutes,");
+        console.line(String.format(Locale.ROOT, "  delivered %s to %s after its period, which `collect alb-logs` produces"
+                        + " line by line (%d objects). The stream app waits %s for them (window.source-delay), so its"
+                        + " alerts trail the incident by that much of simulated time.",
+                Console.human(Duration.ofMillis(AwsDelivery.FIRST_LAG_MS)),
+                Console.human(Duration.ofMillis(AwsDelivery.FIRST_LAG_MS + (params.zones() - 1) * AwsDelivery.NODE_SPREAD_MS)),
+                objects.size(), Console.human(Duration.ofMillis(sourceDelay))));
+        console.line("");
+        return delivery.deliveries();
+    }
+
+    /** An S3 object reached Kafka: one line in the demo's output. */
+    private void delivered(AwsDelivery.Delivery d) {
+        deliveredAt.set(d.at());
+        if (d.object() != null) {
+            AwsDelivery.LogObject o = d.object();
+            String key = o.key();
+            console.note(String.format(Locale.ROOT, "  %s  S3 object → %-22s %,6d lines  …%s",
+                    Console.clock(java.time.Instant.ofEpochMilli(d.at())), o.source() == Source.ALB ? "alb-access-logs"
+                            : "alb-health-check-logs", o.lines().size(), key.substring(key.lastIndexOf('/'))));
+        }
     }
 
     private void banner(Scenario scenario, ScenarioParams params) {
@@ -217,7 +266,12 @@ public final class Demo {
         Thread thread = new Thread(() -> {
             long lastLine = System.nanoTime();
             while (producing.get()) {
-                console.status(status(simulation.status(), producer.sent(), processed(app), params));
+                long delivered = deliveredAt.get();
+                console.status(delivered == Long.MIN_VALUE ? status(simulation.status(), producer.sent(), processed(app), params)
+                        : String.format(Locale.ROOT, "  sim %s (incident %s) · %,d sent · %,d read",
+                                Console.clock(java.time.Instant.ofEpochMilli(delivered)),
+                                Console.signed(Duration.ofMillis(delivered - params.onsetTime().toEpochMilli())),
+                                producer.sent(), processed(app)));
                 if (!console.live() && System.nanoTime() - lastLine > 10_000_000_000L) {
                     console.statusLine();
                     lastLine = System.nanoTime();
@@ -263,7 +317,7 @@ public final class Demo {
         }
         console.line("");
         console.heading(String.format(Locale.ROOT, "Summary: %s, %,d records, %s simulated in %s at %sx (start-up %s, %s in all)%s",
-                options.scenario().id(), report.produced(), Console.human(options.params().duration()),
+                options.scenario().id(), report.produced(), Console.human(simulated),
                 Console.seconds(report.produceMillis()), trim(options.speed()), Console.seconds(report.startupMillis()),
                 Console.seconds(report.totalMillis()), report.interrupted() ? ", interrupted" : ""));
         String format = "  %-24s %-36s %-9s %-11s %-12s %s";

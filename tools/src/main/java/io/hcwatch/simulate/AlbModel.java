@@ -294,7 +294,14 @@ final class AlbModel {
             r.setTargetPort(target.port);
             r.setTargetPortList(target.address());
             r.setRequestProcessingTime(0.0);
-            if (gray > 0 && traffic.chance(gray * 0.5)) {
+            // dice drawn only in a zone with such a fault: every other scenario keeps its random stream
+            double errors = tg.requestErrors[target.zone];
+            boolean brokenConnection = errors > 0 && traffic.chance(errors);
+            double stalls = tg.requestStalls[target.zone];
+            if (stalls > 0 && traffic.chance(stalls)) {
+                ms += tg.stallMs * traffic.uniform(0.85, 1.15);
+            }
+            if (brokenConnection || gray > 0 && traffic.chance(gray * 0.5)) {
                 // the target's connection dies in the gray zone: ALB answers 502
                 done = arrival + 1 + Math.round(traffic.uniform(5, 3000));
                 r.setElbStatusCode(502);
@@ -456,7 +463,7 @@ final class AlbModel {
                 .setStatusCode(code)
                 .setState(state)
                 .setReason(reason);
-        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON) {
+        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON && !w.aws()) {
             b.setLb(World.LB).setTargetGroup(tg.name).setTarget(t.id).setAz(zoneName(t.zone))
                     .setCheck(tg.check.toAvro()).setRegisteredAt(Instant.ofEpochMilli(t.registeredAt));
         } else {
@@ -503,7 +510,7 @@ final class AlbModel {
             return;
         }
         t.draining = true;
-        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON) {
+        if (tg.feed == AlbTargetGroup.Feed.HEALTH_JSON && !w.aws()) {
             w.writeHealth(tg.feed, result(tg, t, w.now(), CheckOutcome.other, null, null, TargetState.draining,
                     "Target.DeregistrationInProgress"));
         }

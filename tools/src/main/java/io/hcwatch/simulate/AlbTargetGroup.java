@@ -48,6 +48,11 @@ final class AlbTargetGroup {
     boolean dependencyDown;
     /** Per zone: share of checks and requests lost to a gray failure (0 = fine). */
     double[] gray;
+    /** Per zone: share of requests answered 502 by a fault the health check does not reach (0 = fine). */
+    double[] requestErrors;
+    /** Per zone: share of requests that stall for {@code stallMs} or so, likewise unseen by the check. */
+    double[] requestStalls;
+    long stallMs = 4_000;
 
     boolean asgReplacesUnhealthy;
     long asgGraceMs = 90_000;
@@ -74,6 +79,8 @@ final class AlbTargetGroup {
         this.subnet = subnet;
         this.port = port;
         this.gray = new double[zones];
+        this.requestErrors = new double[zones];
+        this.requestStalls = new double[zones];
         this.domain = domain;
         this.rulePriority = rulePriority;
         this.routes = routes;

@@ -130,7 +130,7 @@ public enum Scenario {
         }
     },
 
-    ZONAL_GRAY_FAILURE("zonal-gray-failure", List.of(), DemoCut.of(2, 4, 12),
+    ZONAL_GRAY_FAILURE("zonal-gray-failure", List.of(), DemoCut.of(2, 4, 12).throughAws(),
             "us-east-1b grays out: packet loss makes checks of its targets time out or fail to connect and some of its"
                     + " requests fail. Its targets drop out one after another until none is healthy, while the other zones"
                     + " are fine. Cross-zone load balancing is on, so ALB judges the pool (12 of 18 healthy), keeps the"
@@ -154,9 +154,42 @@ public enum Scenario {
 
         @Override
         public List<ExpectedAlert> expectations(ScenarioParams p) {
-            return List.of(expect("zonal_failure", Duration.ofMinutes(3),
+            String zone = AlbModel.zoneName(Math.min(1, p.zones() - 1));
+            return List.of(
+                    expect("gray_failure", Duration.ofSeconds(60), Map.of("target_group", "prod-web-tg", "zone", zone),
+                            Map.of("checks", "passing"), "the zone's requests fail while most of its targets still pass checks"),
+                    expect("zonal_failure", Duration.ofMinutes(3), Map.of("target_group", "prod-web-tg", "zone", zone),
+                            Map.of("masked", "true"), "one zone dead, the others clean, cross-zone on"));
+        }
+    },
+
+    GRAY_ZONE("gray-zone", List.of(), DemoCut.of(2, 3, 8),
+            "A bad network path in us-east-1b: connections from the load balancer to that zone's targets break or stall"
+                    + " (30% of its requests answered 502, a p99 near 4s) while /health, one short request, stays fast and"
+                    + " passes. Every target stays healthy, nothing fails over; users behind one zone in three get errors.",
+            "a zone grayed out before its checks failed; in the ping flood, requests took seconds before anything alerted",
+            Map.of()) {
+        @Override
+        public ScenarioParams defaults() {
+            return base().withDuration(Duration.ofMinutes(9)).withOnset(Duration.ofMinutes(4));
+        }
+
+        @Override
+        void configure(World w) {
+            AlbTargetGroup web = w.alb.web;
+            int zone = Math.min(1, web.gray.length - 1);
+            w.at(w.onset(), () -> {
+                web.requestErrors[zone] = 0.3;
+                // ~3% of the answered requests stall: the zone's p99 sits at the stall
+                web.requestStalls[zone] = 0.03;
+            });
+        }
+
+        @Override
+        public List<ExpectedAlert> expectations(ScenarioParams p) {
+            return List.of(expect("gray_failure", Duration.ofSeconds(60),
                     Map.of("target_group", "prod-web-tg", "zone", AlbModel.zoneName(Math.min(1, p.zones() - 1))),
-                    Map.of("masked", "true"), "one zone dead, the others clean, cross-zone on"));
+                    Map.of("checks", "passing"), "one zone answers 502s and stalls while its checks pass"));
         }
     },
 
@@ -196,9 +229,13 @@ public enum Scenario {
 
         @Override
         public List<ExpectedAlert> expectations(ScenarioParams p) {
-            return List.of(expect("fail_open_routing", Duration.ofMinutes(7), Map.of("target_group", "prod-web-tg"),
-                    Map.of("requests_to_unhealthy_targets", ">0"),
-                    "the pool falls below 50% healthy and ALB routes to unhealthy targets"));
+            return List.of(
+                    expect("gray_failure", Duration.ofSeconds(60), Map.of("target_group", "prod-web-tg"),
+                            Map.of("reason", "errors", "checks", "passing"),
+                            "the first leaking target's requests fail before its checks do"),
+                    expect("fail_open_routing", Duration.ofMinutes(7), Map.of("target_group", "prod-web-tg"),
+                            Map.of("requests_to_unhealthy_targets", ">0"),
+                            "the pool falls below 50% healthy and ALB routes to unhealthy targets"));
         }
     },
 
@@ -321,14 +358,24 @@ public enum Scenario {
     }
 
     /** How the demo cuts a scenario: minutes kept before and after the onset (null: all of it), and its speed. */
-    record DemoCut(Duration leadIn, Duration afterOnset, double speed) {
+    record DemoCut(Duration leadIn, Duration afterOnset, double speed, boolean aws) {
         static DemoCut of(int minutesBefore, int minutesAfter, double speed) {
-            return new DemoCut(Duration.ofMinutes(minutesBefore), Duration.ofMinutes(minutesAfter), speed);
+            return new DemoCut(Duration.ofMinutes(minutesBefore), Duration.ofMinutes(minutesAfter), speed, false);
         }
 
         static DemoCut whole(double speed) {
-            return new DemoCut(null, null, speed);
+            return new DemoCut(null, null, speed, false);
         }
+
+        /** The demo delivers it as an AWS account would: the collector's records, ALB logs in S3 objects. */
+        DemoCut throughAws() {
+            return new DemoCut(leadIn, afterOnset, speed, true);
+        }
+    }
+
+    /** Whether {@code ./hcwatch demo} shows this scenario on the AWS path ({@link AwsDelivery}). */
+    public boolean demoThroughAws() {
+        return demo.aws();
     }
 
     /** Alerts this scenario must raise (firing, severity warning or above). */

@@ -62,6 +62,11 @@ public final class ScenarioReplay {
      * @param tap sees every record before the pipeline does (e.g. to find the first failed check)
      */
     public static Result run(Scenario scenario, ScenarioParams params, Settings settings, Consumer<Telemetry> tap) {
+        return run(scenario, params, settings, tap, false);
+    }
+
+    /** @param aws the scenario as an AWS account delivers it ({@link Simulation#ofAws}), in event-time order */
+    public static Result run(Scenario scenario, ScenarioParams params, Settings settings, Consumer<Telemetry> tap, boolean aws) {
         long started = System.nanoTime();
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://hcwatch-scenario-replay");
         // every simulated line carries its year; the clock only matters for lines that do not
@@ -73,7 +78,7 @@ public final class ScenarioReplay {
         ReplayPipeline pipeline = new ReplayPipeline(config, alerts::add, dead::add);
         Map<Source, Long> counts = new EnumMap<>(Source.class);
         long[] line = new long[1];
-        Simulation.of(scenario, params).run(t -> {
+        (aws ? Simulation.ofAws(scenario, params) : Simulation.of(scenario, params)).run(t -> {
             tap.accept(t);
             counts.merge(t.source(), 1L, Long::sum);
             pipeline.feed(t.source(), t.value(), t.eventTimeMillis(), "simulated " + t.source().id(), ++line[0]);

@@ -89,6 +89,7 @@ public record ScenarioVerdict(List<String> problems, Map<ExpectedAlert, Detectio
                 case "host" -> scope.getHost();
                 case "frontend" -> scope.getFrontend();
                 case "client" -> scope.getClient();
+                case "target" -> scope.getTarget();
                 default -> throw new IllegalArgumentException("no scope field " + want.getKey());
             };
             if (!ExpectedAlert.matches(want.getValue(), actual)) {

@@ -25,10 +25,13 @@ public final class Simulation implements Iterable<Telemetry> {
     private volatile SimulationStatus status;
     private boolean started;
 
-    private Simulation(Scenario scenario, ScenarioParams params) {
+    private Simulation(Scenario scenario, ScenarioParams params, boolean aws) {
         this.scenario = scenario;
         this.params = params;
         this.world = new World(params);
+        if (aws) {
+            world.collector = new CollectorModel(world);
+        }
         scenario.configure(world);
         new Noise(world).begin();
         world.begin();
@@ -41,7 +44,17 @@ public final class Simulation implements Iterable<Telemetry> {
     }
 
     public static Simulation of(Scenario scenario, ScenarioParams params) {
-        return new Simulation(scenario, params);
+        return new Simulation(scenario, params, false);
+    }
+
+    /**
+     * The scenario as an AWS account delivers it: target states and settings as {@code collect alb}
+     * publishes them (HealthCheckResult on each change, LbConfig with the target→zone map), every
+     * check as a line of ALB's health-check logs (no zone), access logs as before. Group the log
+     * lines into S3 objects with {@link AwsDelivery}.
+     */
+    public static Simulation ofAws(Scenario scenario, ScenarioParams params) {
+        return new Simulation(scenario, params, true);
     }
 
     public Scenario scenario() {

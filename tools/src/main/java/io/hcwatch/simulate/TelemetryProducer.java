@@ -4,11 +4,13 @@ import io.hcwatch.topology.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -53,27 +55,56 @@ public final class TelemetryProducer implements AutoCloseable {
             if (stop.getAsBoolean()) {
                 break;
             }
-            if (speed > 0) {
-                long due = wallStart + Math.round((t.eventTimeMillis() - simStart) * 1_000_000.0 / speed);
-                while (!stop.getAsBoolean()) {
-                    long wait = due - System.nanoTime();
-                    if (wait <= 0) {
-                        break;
-                    }
-                    LockSupport.parkNanos(Math.min(wait, 100_000_000L));
-                }
-            }
+            pace(t.eventTimeMillis(), simStart, wallStart, speed, stop);
             send(t);
-            Exception e = failure.get();
-            if (e != null) {
-                throw new IllegalStateException("Kafka refused a record: " + e.getMessage(), e);
-            }
+            throwIfRefused();
         }
         producer.flush();
-        if (failure.get() != null) {
-            throw new IllegalStateException("Kafka refused a record: " + failure.get().getMessage(), failure.get());
-        }
+        throwIfRefused();
         return sent.get();
+    }
+
+    /**
+     * Produces what an AWS account delivers ({@link AwsDelivery}): each record or S3 object's lines
+     * at its delivery time, paced like {@link #produce}; {@code delivered} sees each delivery as it goes.
+     */
+    public long produce(List<AwsDelivery.Delivery> deliveries, long simStart, double speed, BooleanSupplier stop,
+                        Consumer<AwsDelivery.Delivery> delivered) {
+        long wallStart = System.nanoTime();
+        for (AwsDelivery.Delivery d : deliveries) {
+            if (stop.getAsBoolean()) {
+                break;
+            }
+            pace(d.at(), simStart, wallStart, speed, stop);
+            d.records().forEach(this::send);
+            delivered.accept(d);
+            throwIfRefused();
+        }
+        producer.flush();
+        throwIfRefused();
+        return sent.get();
+    }
+
+    private void throwIfRefused() {
+        Exception e = failure.get();
+        if (e != null) {
+            throw new IllegalStateException("Kafka refused a record: " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits until simulated time {@code at} is due on the wall clock at {@code speed} (0: never waits). */
+    private static void pace(long at, long simStart, long wallStart, double speed, BooleanSupplier stop) {
+        if (speed <= 0) {
+            return;
+        }
+        long due = wallStart + Math.round((at - simStart) * 1_000_000.0 / speed);
+        while (!stop.getAsBoolean()) {
+            long wait = due - System.nanoTime();
+            if (wait <= 0) {
+                return;
+            }
+            LockSupport.parkNanos(Math.min(wait, 100_000_000L));
+        }
     }
 
     private void send(Telemetry t) {

@@ -30,6 +30,8 @@ final class World {
     final Dice noiseDice;
     final AlbModel alb;
     final HaproxyModel haproxy;
+    /** The AWS path: what the collector publishes, every check in ALB's health-check logs; null otherwise. */
+    CollectorModel collector;
     /** HAProxy hosts whose log shipper (rsyslog) is stopped: they serve and log, nothing is shipped. */
     final java.util.Set<String> stoppedShippers = new java.util.HashSet<>();
     /** Load relative to the top of the curve, by event time. */
@@ -83,19 +85,32 @@ final class World {
 
     /** Starts every model; scenarios have configured the world by now. */
     void begin() {
+        if (collector != null) {
+            collector.begin();
+        }
         alb.begin();
         haproxy.begin();
+    }
+
+    /** Whether checks reach hcwatch as AWS delivers them: states from the collector, every check in the logs. */
+    boolean aws() {
+        return collector != null;
     }
 
     // ---- writing telemetry -----------------------------------------------------------------
 
     void writeConfig(LbConfig config) {
+        if (collector != null && config.getKind() == io.hcwatch.avro.v1.ConfigKind.target_group) {
+            alb.groups.stream().filter(g -> g.name.equals(config.getId())).findFirst()
+                    .ifPresent(tg -> collector.configured(config, tg));
+            return;
+        }
         engine.emit(Source.CONFIG, config.getTs().toEpochMilli(), config.getId(), LbConfigJson.write(config));
     }
 
     void writeHealth(AlbTargetGroup.Feed feed, HealthCheckResult r) {
         long ts = r.getTs().toEpochMilli();
-        if (feed == AlbTargetGroup.Feed.HEALTH_JSON) {
+        if (feed == AlbTargetGroup.Feed.HEALTH_JSON && collector == null) {
             engine.emit(Source.HEALTH, ts, r.getTarget(), HealthCheckResultJson.write(r));
         } else {
             engine.emit(Source.ALB_HEALTH, ts, null, AlbHealthCheckLogFormat.format(r, "http"));

@@ -59,6 +59,8 @@ class DemoIT {
         assertThat(report.interrupted()).isTrue();
         assertThat(report.firing("zonal_failure")).isNotEmpty();
         assertThat(printed()).contains("interrupted", "Stopped everything");
+        // this scenario's demo takes the AWS path: the collector's records and ALB's logs in S3 objects
+        assertThat(printed()).contains("The AWS path", "S3 object → alb-health-check-logs", "window.source-delay");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMinutes(2));
     }
 }

@@ -19,7 +19,7 @@ public final class DeliveryMetrics {
     static final Set<String> KNOWN_ALERT_TYPES = Set.of(
             "correlated_failure", "zonal_failure", "health_latency_headroom", "health_check_config_risk",
             "replacement_churn", "socket_slot_exhaustion", "client_flood", "fail_open_routing",
-            "dns_failover", "no_healthy_targets", "telemetry_gap");
+            "dns_failover", "no_healthy_targets", "gray_failure", "telemetry_gap");
 
     public static final String DELIVERED = "hcwatch.sink.alerts.delivered";
     public static final String RETRIES = "hcwatch.sink.delivery.retries";

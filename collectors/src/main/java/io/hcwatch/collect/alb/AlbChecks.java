@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
  * DescribeTargetHealth's states and reason codes in the terms of a HealthCheckResult, mapped as the
  * stream app maps the same codes from ALB health-check logs (AlbHealthCheckOutcomes): a timeout is a
  * timeout, a wrong status an http_status, a failed connection or malformed answer a connect_error.
+ * Public for the simulator, which publishes what the collector would.
  */
-final class AlbChecks {
+public final class AlbChecks {
 
     private static final Pattern CODES = Pattern.compile("\\[(\\d{3})");
 
@@ -33,7 +34,7 @@ final class AlbChecks {
         };
     }
 
-    static CheckOutcome outcome(TargetState state, String reason) {
+    public static CheckOutcome outcome(TargetState state, String reason) {
         if (state == TargetState.healthy) {
             return CheckOutcome.pass;
         }

@@ -22,7 +22,10 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetHealth
 /**
  * What one target group's successive Describe* answers mean: a HealthCheckResult for every target
  * whose state, reason code or anomaly result changed since it was last published (and once for
- * each target at start), and an LbConfig whenever the group's settings, thresholds, registered
+ * each target at start), again for an unchanged target once its group's health-check interval has
+ * passed since it was last published (the stream app takes a target it has not heard of for a few
+ * intervals to have left, and judges a zone healthy only if it was heard of since a failure
+ * began: the ALB checked it, so hcwatch should hear of it), and an LbConfig whenever the group's settings, thresholds, registered
  * count or target zones changed. A record that is not delivered is forgotten, so the next poll
  * sends that state again. Polls of one group are serial; the published maps are concurrent because
  * a failed delivery clears an entry from a producer thread.
@@ -35,6 +38,7 @@ final class TargetGroupTracker {
     private final ZoneLookup zones;
     private volatile TargetGroupInfo info;
     private final Map<String, String> publishedTargets = new ConcurrentHashMap<>();
+    private final Map<String, Long> publishedAt = new ConcurrentHashMap<>();
     private final AtomicReference<LbConfig> publishedConfig = new AtomicReference<>();
     private Map<String, HealthCheckResult> lastResults = Map.of();
     private Integer registered;
@@ -84,14 +88,17 @@ final class TargetGroupTracker {
             HealthCheckResult r = result(tg, t, h, d.anomalyDetection(), state, target, placement, pollMs);
             now.put(target, r);
             String view = state + "|" + r.getReason() + "|" + r.getAz();
-            if (view.equals(publishedTargets.put(target, view))) {
+            Long last = publishedAt.get(target);
+            if (view.equals(publishedTargets.put(target, view)) && last != null && pollMs - last < intervalMs(tg)) {
                 continue;
             }
+            publishedAt.put(target, pollMs);
             out.add(new Outgoing(Outgoing.Topic.HEALTH, target, r, pollMs, () -> publishedTargets.remove(target, view)));
         }
         for (Map.Entry<String, HealthCheckResult> gone : lastResults.entrySet()) {
             if (!now.containsKey(gone.getKey())) {
                 publishedTargets.remove(gone.getKey());
+                publishedAt.remove(gone.getKey());
                 HealthCheckResult r = HealthCheckResult.newBuilder(gone.getValue()).setTs(Instant.ofEpochMilli(pollMs))
                         .setState(TargetState.unused).setOutcome(CheckOutcome.other).setReason(NOT_REGISTERED)
                         .setStatusCode(null).build();
@@ -103,6 +110,12 @@ final class TargetGroupTracker {
         targetZones = zoneMap;
         config(pollMs, out);
         return out;
+    }
+
+    /** How often the load balancer checks each target of the group (ALB's default, 30 s, when unknown). */
+    private static long intervalMs(TargetGroupInfo tg) {
+        Integer interval = tg.check() == null ? null : tg.check().getIntervalMs();
+        return interval == null ? 30_000 : interval;
     }
 
     /**

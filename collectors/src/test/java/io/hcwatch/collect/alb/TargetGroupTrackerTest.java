@@ -67,6 +67,17 @@ class TargetGroupTrackerTest {
     }
 
     @Test
+    void anUnchangedTargetIsPublishedAgainOnceItsGroupsCheckIntervalHasPassed() {
+        TargetGroupTracker t = new TargetGroupTracker(WEB, ZoneLookup.fromTargetHealth());
+        List<TargetHealthDescription> same = List.of(ip("10.0.1.5", "us-east-1a", "healthy", null, null),
+                ip("10.0.2.5", "us-east-1b", "unhealthy", "Target.Timeout", "Request timed out"));
+        assertThat(results(t.health(same, 1_000))).hasSize(2);
+        assertThat(results(t.health(same, 30_999))).as("29.999 s later: within WEB's 30 s interval").isEmpty();
+        assertThat(results(t.health(same, 31_000))).extracting(r -> r.getTs().toEpochMilli()).containsExactly(31_000L, 31_000L);
+        assertThat(results(t.health(same, 41_000))).isEmpty();
+    }
+
+    @Test
     void aFailedDeliveryIsSentAgainAtTheNextPoll() {
         TargetGroupTracker t = new TargetGroupTracker(WEB, ZoneLookup.fromTargetHealth());
         List<Outgoing> first = t.health(List.of(ip("10.0.1.5", "us-east-1a", "healthy", null, null)), 1_000);

@@ -20,9 +20,11 @@ public final class FleetDetection implements Detection<FleetState> {
 
     private final FleetSettings settings;
     private final List<Detector<FleetState>> detectors;
+    private final int historySteps;
 
     public FleetDetection(FleetSettings settings) {
         this.settings = settings;
+        this.historySteps = FleetState.historySteps(settings);
         FleetDiagnostician diagnostician = new FleetDiagnostician(settings);
         this.detectors = List.of(
                 new CorrelatedFailureDetector(settings, diagnostician),
@@ -32,7 +34,8 @@ public final class FleetDetection implements Detection<FleetState> {
                 new ReplacementChurnDetector(settings),
                 new FailOpenDetector(settings),
                 new DnsFailoverDetector(settings),
-                new NoHealthyTargetsDetector(settings));
+                new NoHealthyTargetsDetector(settings),
+                new GrayFailureDetector(settings));
     }
 
     public FleetSettings settings() {
@@ -53,7 +56,7 @@ public final class FleetDetection implements Detection<FleetState> {
         } else if (record instanceof BackendEvent e) {
             s.observeBackendEvent(e);
         } else if (record instanceof TargetTraffic t) {
-            s.observeTraffic(t);
+            s.observeTraffic(t, settings);
         } else if (record instanceof TargetSeen seen) {
             s.observeUnreadable(seen);
         } else {
@@ -84,11 +87,16 @@ public final class FleetDetection implements Detection<FleetState> {
         long silence = settings.interval(s.check.settings) * settings.registry().silentIntervals();
         s.registry.expireSilent(at, silence, s.latency);
         s.registry.forgetDeparted(at, settings.correlated().windowMillis());
+        s.latency.expire(at);
+        s.traffic.expire(at);
+        if (s.served != null) {
+            s.served.expire(at, settings.gray().windowMillis());
+        }
         Histogram h = s.latency.all.window(at, settings.headroom().windowMillis());
         boolean enough = h.getTotalCount() >= settings.headroom().minSamples();
         long[] traffic = s.traffic.totals(at, settings.stepMillis());
         s.history.add(at, enough ? h.getValueAtPercentile(50) : Double.NaN, enough ? h.getValueAtPercentile(99) : Double.NaN,
-                s.healthy(), traffic[0] * 1000.0 / settings.stepMillis(), s.targets().size());
+                s.healthy(), traffic[0] * 1000.0 / settings.stepMillis(), s.targets().size(), historySteps, settings.stepMillis());
     }
 
     @Override

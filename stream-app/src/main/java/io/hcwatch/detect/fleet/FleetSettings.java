@@ -16,7 +16,8 @@ public record FleetSettings(
         ConfigRisk configRisk,
         Churn churn,
         int noHealthyMin503,
-        Diagnosis diagnosis) {
+        Diagnosis diagnosis,
+        Gray gray) {
 
     /** registry.*: who counts as a member of the target group. */
     public record Registry(int silentIntervals, long defaultIntervalMillis, long newTargetAgeMillis) {
@@ -55,6 +56,11 @@ public record FleetSettings(
                             int atOnceIntervals, double riseRatio, double zoneConcentration) {
     }
 
+    /** gray.*: a target or zone answering far worse than the rest of its group while its checks pass. */
+    public record Gray(long windowMillis, int minRequests, double errorRatio, double minErrorShare, double latencyRatio,
+                       long minP99Millis, long holdMillis, long warmupMillis, int minZoneTargets) {
+    }
+
     public static FleetSettings from(Settings s) {
         return new FleetSettings(
                 s.millis("eval.step"),
@@ -76,7 +82,10 @@ public record FleetSettings(
                 new Diagnosis(s.number("diagnosis.fast-failure-ratio"), s.number("diagnosis.traffic-success"),
                         s.number("diagnosis.near-timeout-ratio"), s.number("diagnosis.identical-share"),
                         s.integer("diagnosis.at-once-intervals"), s.number("diagnosis.rise-ratio"),
-                        s.number("diagnosis.zone-concentration")));
+                        s.number("diagnosis.zone-concentration")),
+                new Gray(s.millis("gray.window"), s.integer("gray.min-requests"), s.number("gray.error-ratio"),
+                        s.number("gray.min-error-share"), s.number("gray.latency-ratio"), s.millis("gray.min-p99"),
+                        s.millis("gray.hold"), s.millis("gray.warmup"), s.integer("gray.min-zone-targets")));
     }
 
     public static FleetSettings defaults() {

@@ -7,6 +7,8 @@ import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.BackendEventKind;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.traffic.LatencySketch;
+import io.hcwatch.traffic.TrafficCombiner;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +30,9 @@ public final class FleetState {
     public TrafficWindow traffic;
     public StepHistory history;
     public BackendSignals backend = new BackendSignals();
+    public ZoneMap zones = new ZoneMap();
+    /** Per target: requests, 5xx and latencies over the gray-failure window (null in state saved before it existed). */
+    public ServedWindow served;
 
     public FleetState() {
     }
@@ -36,10 +41,21 @@ public final class FleetState {
         FleetState s = new FleetState();
         s.targetGroup = targetGroup;
         s.latency = Latencies.of(settings);
-        long lookback = Math.max(settings.configRisk().lookbackMillis(), settings.headroom().trendWindowMillis());
-        s.history = new StepHistory((int) Math.min(2_000, lookback / settings.stepMillis() + 2));
-        s.traffic = new TrafficWindow((int) Math.max(64, settings.correlated().windowMillis() / 1000 + 4));
+        s.history = StepHistory.empty();
+        s.traffic = new TrafficWindow();
+        s.served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
         return s;
+    }
+
+    /** Steps the history keeps: the longest lookback of any detector reading it. */
+    static int historySteps(FleetSettings settings) {
+        long lookback = Math.max(settings.configRisk().lookbackMillis(), settings.headroom().trendWindowMillis());
+        return (int) Math.min(2_000, lookback / settings.stepMillis() + 2);
+    }
+
+    /** Seconds of traffic counts kept: the correlation window and a little. */
+    static int trafficSeconds(FleetSettings settings) {
+        return (int) Math.max(64, settings.correlated().windowMillis() / 1000 + 4);
     }
 
     // ---- records in ------------------------------------------------------------------------
@@ -55,6 +71,9 @@ public final class FleetState {
         CheckSettings before = r.getCheck() == null ? null : check.update(CheckSettings.of(r.getCheck()));
         if (registry.observe(r, ts, check.settings, settings, latency)) {
             latency.record(r, ts);
+        }
+        if (r.getAz() == null) {
+            registry.locate(r.getTarget(), zones);
         }
         return before;
     }
@@ -73,12 +92,25 @@ public final class FleetState {
     CheckSettings observeConfig(LbConfig c) {
         registry.touch(c.getTs().toEpochMilli());
         pool.configure(c);
+        zones.configure(c);
+        registry.locateAll(zones);
         return c.getHealthCheck() == null ? null : check.update(CheckSettings.of(c.getHealthCheck()));
     }
 
     /** Applies one traffic summary; requests to targets marked unhealthy are counted at arrival. */
-    void observeTraffic(TargetTraffic t) {
+    void observeTraffic(TargetTraffic t, FleetSettings settings) {
         long ts = t.getBucketStart();
+        if (served == null) {
+            served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
+        }
+        for (Map.Entry<String, TargetCount> e : t.getByTarget().entrySet()) {
+            TargetCount c = e.getValue();
+            served.add(e.getKey(), ts, c.getRequests(), c.getSucceeded(), LatencySketch.decode(c.getLatency()));
+        }
+        if (TrafficCombiner.HAPROXY_BACKEND.equals(t.getSource())) {
+            // an HAProxy backend's servers: compared with each other only; the ALB's traffic rules do not apply
+            return;
+        }
         registry.touch(ts);
         pool.seen(t.getLb(), "alb");
         long toUnhealthy = 0;
@@ -88,13 +120,14 @@ public final class FleetState {
                 toUnhealthy += e.getValue().getRequests();
             }
         }
-        traffic.add(ts, t.getRequests(), t.getSucceeded(), toUnhealthy, t.getNoTarget503());
+        traffic.add(ts, t.getRequests(), t.getSucceeded(), toUnhealthy, t.getNoTarget503(), trafficSeconds(settings));
     }
 
     /** A health check of this target group that could not be read, naming its target. */
     void observeUnreadable(TargetSeen seen) {
         registry.touch(seen.getTs());
         registry.observeUnreadable(seen.getTarget(), seen.getTs());
+        registry.locate(seen.getTarget(), zones);
     }
 
     // ---- views used by detectors --------------------------------------------------------------

@@ -35,6 +35,13 @@ public final class Latencies {
         }
     }
 
+    /** Drops samples no window can include any more. */
+    void expire(long now) {
+        all.expire(now);
+        failing.expire(now);
+        passing.expire(now);
+    }
+
     /** Timeouts of distinct targets since {@code from}. */
     public int timeoutTargetsSince(long from) {
         return (int) timeoutsAt.values().stream().filter(t -> t > from).count();

@@ -224,6 +224,27 @@ public final class Registry {
         return n;
     }
 
+    /**
+     * Gives a target its zone from the target group's zone map, when its check did not carry one
+     * (raw ALB log lines name only the address); a target the map does not name keeps its zone.
+     */
+    void locate(String id, ZoneMap zones) {
+        TargetRecord t = targets.get(id);
+        if (t != null && !zones.isEmpty()) {
+            String zone = zones.zoneOf(t.id, t.ip, t.port);
+            if (zone != null) {
+                t.zone = zone;
+            }
+        }
+    }
+
+    /** A new zone map arrived: every target it names is placed by it. */
+    void locateAll(ZoneMap zones) {
+        if (!zones.isEmpty()) {
+            targets.keySet().forEach(id -> locate(id, zones));
+        }
+    }
+
     /** Targets by zone (unknown zones under "unknown"), in first-seen order. */
     public Map<String, List<TargetRecord>> byZone() {
         Map<String, List<TargetRecord>> zones = new LinkedHashMap<>();

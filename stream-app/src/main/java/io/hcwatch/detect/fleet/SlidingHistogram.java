@@ -4,24 +4,42 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
- * Latency samples over a sliding event-time window, in fixed slots of HdrHistograms: memory is
- * bounded by the slot count whatever the sample rate, and quantiles stay within 1%.
+ * Latency samples over a sliding event-time window, in fixed slots: memory is bounded by the slot
+ * count whatever the sample rate, and quantiles stay within 1%.
+ *
+ * <p>Sized by what was recorded, not by what could be: a slot keeps its first samples as plain
+ * values and becomes an HdrHistogram only past {@link #RAW_LIMIT}; histograms start small and
+ * grow with the largest value (same buckets as a full-range one, so the same quantiles); slots
+ * that leave the window are dropped ({@link #expire}). A target group checked by a handful of
+ * targets holds a few hundred bytes here instead of a full-range histogram per slot.
  */
 public final class SlidingHistogram {
 
     static final long HIGHEST_MS = 600_000;
     static final int DIGITS = 2;
+    /** Samples a slot keeps as plain values before it becomes a histogram (4 bytes each against 2 KB and up). */
+    static final int RAW_LIMIT = 128;
+
+    /** The window of a key that recorded nothing in it: one for all, as callers never modify a window. */
+    private static final Histogram EMPTY = newHistogram();
 
     public long slotMillis;
     public long[] slotStart;
     @JsonIgnore
     private Histogram[] slots;
+    /** Samples of a slot that is not (yet) a histogram, and how many: a slot is one or the other. */
+    @JsonIgnore
+    private int[][] raw;
+    @JsonIgnore
+    private int[] rawCount;
     /** The last window handed out, and which slot (by start) each index contributed to it (MIN_VALUE: none). */
     @JsonIgnore
     private Histogram merged;
@@ -37,7 +55,7 @@ public final class SlidingHistogram {
     public SlidingHistogram(long windowMillis, int slotCount) {
         this.slotMillis = Math.max(1, windowMillis / slotCount);
         this.slotStart = new long[slotCount + 1];
-        java.util.Arrays.fill(slotStart, Long.MIN_VALUE);
+        Arrays.fill(slotStart, Long.MIN_VALUE);
         this.slots = new Histogram[slotCount + 1];
     }
 
@@ -48,11 +66,11 @@ public final class SlidingHistogram {
             if (slotStart[i] > start) {
                 return;
             }
+            clearSlot(i);
             slotStart[i] = start;
-            slots[i] = new Histogram(HIGHEST_MS, DIGITS);
         }
         long v = Math.max(0, Math.min(HIGHEST_MS, valueMs));
-        slots[i].recordValue(v);
+        recordInSlot(i, v);
         if (encoded != null) {
             encoded[i] = null;
         }
@@ -62,27 +80,120 @@ public final class SlidingHistogram {
         }
     }
 
+    private void recordInSlot(int i, long v) {
+        if (slots[i] != null) {
+            slots[i].recordValue(v);
+            return;
+        }
+        if (raw == null) {
+            raw = new int[slotStart.length][];
+            rawCount = new int[slotStart.length];
+        }
+        int n = rawCount[i];
+        if (n == RAW_LIMIT) {
+            Histogram h = newHistogram();
+            for (int k = 0; k < n; k++) {
+                h.recordValue(raw[i][k]);
+            }
+            h.recordValue(v);
+            slots[i] = h;
+            raw[i] = null;
+            rawCount[i] = 0;
+            return;
+        }
+        if (raw[i] == null || raw[i].length == n) {
+            raw[i] = raw[i] == null ? new int[4] : Arrays.copyOf(raw[i], Math.min(RAW_LIMIT, n * 2));
+        }
+        raw[i][n] = (int) v;
+        rawCount[i] = n + 1;
+    }
+
+    private boolean holds(int i) {
+        return slots[i] != null || (raw != null && rawCount[i] > 0);
+    }
+
+    private void clearSlot(int i) {
+        slotStart[i] = Long.MIN_VALUE;
+        slots[i] = null;
+        if (raw != null) {
+            raw[i] = null;
+            rawCount[i] = 0;
+        }
+        if (encoded != null) {
+            encoded[i] = null;
+        }
+    }
+
+    private void addSlot(int i, Histogram into) {
+        if (slots[i] != null) {
+            into.add(slots[i]);
+        } else if (raw != null) {
+            for (int k = 0; k < rawCount[i]; k++) {
+                into.recordValue(raw[i][k]);
+            }
+        }
+    }
+
+    /** A histogram with the full-range buckets at low values, growing as larger values come. */
+    private static Histogram newHistogram() {
+        return new Histogram(DIGITS);
+    }
+
+    /**
+     * Drops the slots that no window up to this histogram's own span can include any more at
+     * {@code now}, and the last merge if nothing is left: a target group that stops sending keeps
+     * no samples.
+     */
+    public void expire(long now) {
+        long span = slotMillis * (slotStart.length - 1);
+        boolean any = false;
+        for (int i = 0; i < slotStart.length; i++) {
+            if (slotStart[i] != Long.MIN_VALUE && slotStart[i] + slotMillis <= now - span) {
+                clearSlot(i);
+            }
+            any |= holds(i);
+        }
+        if (!any) {
+            merged = null;
+            mergedStarts = null;
+            raw = null;
+            rawCount = null;
+        }
+    }
+
     /** Samples in (now - window, now]; the returned histogram must not be modified. */
     public Histogram window(long now, long windowMillis) {
         if (merged != null && sameSlots(now, windowMillis)) {
             return merged;
         }
+        boolean any = false;
+        for (int i = 0; i < slotStart.length && !any; i++) {
+            any = included(i, now, windowMillis);
+        }
+        if (!any) {
+            merged = null;
+            return EMPTY;
+        }
         long[] starts = new long[slotStart.length];
-        Histogram h = new Histogram(HIGHEST_MS, DIGITS);
+        Histogram h = newHistogram();
+        boolean small = true;
         for (int i = 0; i < slotStart.length; i++) {
             starts[i] = Long.MIN_VALUE;
             if (included(i, now, windowMillis)) {
-                h.add(slots[i]);
+                addSlot(i, h);
                 starts[i] = slotStart[i];
+                small &= slots[i] == null;
             }
         }
-        merged = h;
-        mergedStarts = starts;
+        // a window of plain samples is cheap to merge again and costs 2 KB or more to keep: only
+        // windows holding a histogram are kept for the next call
+        merged = small ? null : h;
+        mergedStarts = small ? null : starts;
         return h;
     }
 
     private boolean included(int i, long now, long windowMillis) {
-        return slots[i] != null && slotStart[i] + slotMillis > now - windowMillis && slotStart[i] <= now;
+        return holds(i) && slotStart[i] + slotMillis > now - windowMillis && slotStart[i] <= now;
     }
 
     /** Whether the window at {@code now} covers exactly the slots of the last merge (so the merge still holds). */
@@ -103,13 +214,17 @@ public final class SlidingHistogram {
         }
         List<String> out = new ArrayList<>(slots.length);
         for (int i = 0; i < slots.length; i++) {
-            Histogram h = slots[i];
-            if (h != null && encoded[i] == null) {
+            if (holds(i) && encoded[i] == null) {
+                Histogram h = slots[i];
+                if (h == null) {
+                    h = newHistogram();
+                    addSlot(i, h);
+                }
                 ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
                 int n = h.encodeIntoCompressedByteBuffer(buf);
-                encoded[i] = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buf.array(), n));
+                encoded[i] = Base64.getEncoder().encodeToString(Arrays.copyOf(buf.array(), n));
             }
-            out.add(h == null ? null : encoded[i]);
+            out.add(holds(i) ? encoded[i] : null);
         }
         return out;
     }
@@ -117,18 +232,37 @@ public final class SlidingHistogram {
     @JsonProperty("slots")
     void decodeSlots(List<String> encoded) {
         slots = new Histogram[encoded.size()];
+        raw = null;
+        rawCount = null;
         this.encoded = encoded.toArray(new String[0]);
         for (int i = 0; i < encoded.size(); i++) {
             String s = encoded.get(i);
             if (s != null) {
                 try {
-                    slots[i] = Histogram.decodeFromCompressedByteBuffer(
-                            ByteBuffer.wrap(Base64.getDecoder().decode(s)), HIGHEST_MS);
+                    // a small floor: a histogram written at full range comes back as small as its values allow
+                    Histogram h = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(s)), 2);
+                    h.setAutoResize(true);
+                    restoreSlot(i, h);
                 } catch (DataFormatException e) {
                     throw new IllegalStateException("corrupt latency histogram in state", e);
                 }
             }
         }
         merged = null;
+    }
+
+    /** A restored slot with few samples goes back to plain values: every value recorded is its bucket's. */
+    private void restoreSlot(int i, Histogram h) {
+        if (h.getTotalCount() > RAW_LIMIT) {
+            Histogram small = newHistogram();
+            small.add(h);
+            slots[i] = small;
+            return;
+        }
+        for (HistogramIterationValue v : h.recordedValues()) {
+            for (long k = 0; k < v.getCountAtValueIteratedTo(); k++) {
+                recordInSlot(i, v.getValueIteratedTo());
+            }
+        }
     }
 }

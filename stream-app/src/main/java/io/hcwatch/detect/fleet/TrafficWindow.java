@@ -1,8 +1,12 @@
 package io.hcwatch.detect.fleet;
 
+import java.util.Arrays;
+
 /**
  * Per-second request counts of a target group from its access logs, over a short sliding
  * window: how much traffic still succeeds, and how much reached targets marked unhealthy.
+ * Allocated on the first summary and released once every second it holds is out of the window
+ * ({@link #expire}): most target groups of a health-check-only input never send traffic.
  */
 public final class TrafficWindow {
 
@@ -16,16 +20,16 @@ public final class TrafficWindow {
     public TrafficWindow() {
     }
 
-    public TrafficWindow(int seconds) {
-        second = new long[seconds];
-        java.util.Arrays.fill(second, Long.MIN_VALUE);
-        requests = new long[seconds];
-        succeeded = new long[seconds];
-        toUnhealthy = new long[seconds];
-        noTarget503 = new long[seconds];
-    }
-
-    public void add(long ts, long requests, long succeeded, long toUnhealthy, long noTarget503) {
+    /** Adds one second's counts; {@code seconds} is how many seconds the window keeps. */
+    public void add(long ts, long requests, long succeeded, long toUnhealthy, long noTarget503, int seconds) {
+        if (second == null) {
+            second = new long[seconds];
+            Arrays.fill(second, Long.MIN_VALUE);
+            this.requests = new long[seconds];
+            this.succeeded = new long[seconds];
+            this.toUnhealthy = new long[seconds];
+            this.noTarget503 = new long[seconds];
+        }
         long s = Math.floorDiv(ts, 1000);
         int i = (int) Math.floorMod(s, second.length);
         if (second[i] != s) {
@@ -45,11 +49,25 @@ public final class TrafficWindow {
         lastTrafficAt = Math.max(lastTrafficAt, ts);
     }
 
+    /** Releases the counts once the newest second is older than the whole ring at {@code now}. */
+    public void expire(long now) {
+        if (second != null && Math.floorDiv(lastTrafficAt, 1000) <= Math.floorDiv(now, 1000) - second.length) {
+            second = null;
+            requests = null;
+            succeeded = null;
+            toUnhealthy = null;
+            noTarget503 = null;
+        }
+    }
+
     /** Sums over (now - window, now]: requests, succeeded, toUnhealthy, noTarget503. */
     public long[] totals(long now, long windowMillis) {
+        long[] t = new long[4];
+        if (second == null) {
+            return t;
+        }
         long from = Math.floorDiv(now - windowMillis, 1000);
         long to = Math.floorDiv(now, 1000);
-        long[] t = new long[4];
         for (int i = 0; i < second.length; i++) {
             if (second[i] > from && second[i] <= to) {
                 t[0] += requests[i];

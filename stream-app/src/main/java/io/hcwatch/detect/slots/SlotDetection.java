@@ -122,6 +122,10 @@ public final class SlotDetection implements Detection<HostState> {
     @Override
     public void stepped(HostState h, long at) {
         h.frontends.values().forEach(f -> f.recentTerminations.clear());
+        // a frontend whose every second has left the ring says nothing any more: it goes, so frontends
+        // that stop logging (renamed, removed) do not pile up on a host that keeps sending
+        long ringMillis = settings.ringSeconds() * 1000L;
+        h.frontends.values().removeIf(f -> at - f.lastSeen > ringMillis);
         // a frontend removed from HAProxy's configuration is polled no more: forget it once its ring is stale
         long stale = at - settings.ringSeconds() * 1000L;
         h.polled.values().removeIf(p -> p.lastSeen < stale);

@@ -40,6 +40,8 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     /** Keys the changelogged store holds (complete once everything is loaded): deleting another needs no tombstone. */
     private final Set<String> stored = new HashSet<>();
     private boolean allLoaded;
+    /** Told the bytes of every value (or tombstone) a commit would write to the changelog; replay measurements only. */
+    private java.util.function.LongConsumer written;
 
     WriteBehindStore(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
         this.inner = inner;
@@ -53,6 +55,18 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     public static <V> WriteBehindStore<V> detached() {
         WriteBehindStore<V> store = new WriteBehindStore<>(null, null);
         store.allLoaded = true;
+        return store;
+    }
+
+    /**
+     * As {@link #detached()}, but each commit ({@link #flushCache()}) encodes what changed and
+     * reports the bytes the changelog would take (key and value; a tombstone is its key): the
+     * changelog traffic of a replayed workload.
+     */
+    public static <V> WriteBehindStore<V> measuring(StateCodec<V> codec, java.util.function.LongConsumer written) {
+        WriteBehindStore<V> store = new WriteBehindStore<>(null, codec);
+        store.allLoaded = true;
+        store.written = written;
         return store;
     }
 
@@ -88,7 +102,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
 
     /** Records that the object held for {@code key} was changed in place. */
     public void markChanged(String key) {
-        if (inner != null && live.containsKey(key)) {
+        if ((inner != null || written != null) && live.containsKey(key)) {
             dirty.add(key);
         }
     }
@@ -160,6 +174,18 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     @Override
     public void flushCache() {
         if (inner == null) {
+            if (written != null) {
+                for (String key : dirty) {
+                    V value = live.get(key);
+                    int k = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                    written.accept(value == null ? k : k + codec.encode(value).length);
+                    if (value == null) {
+                        stored.remove(key);
+                    } else {
+                        stored.add(key);
+                    }
+                }
+            }
             dirty.clear();
             return;
         }

@@ -123,16 +123,16 @@ final class Fleet {
         Map<String, TargetCount> byTarget = new LinkedHashMap<>();
         long requests = noTarget503;
         for (Map.Entry<String, Long> e : requestsByTarget.entrySet()) {
-            byTarget.put(ip(e.getKey()) + ":8080", new TargetCount(e.getValue(), e.getValue(), 10.0 * e.getValue()));
+            byTarget.put(ip(e.getKey()) + ":8080", new TargetCount(e.getValue(), e.getValue(), 10.0 * e.getValue(), java.nio.ByteBuffer.allocate(0)));
             requests += e.getValue();
         }
         return apply(new TargetTraffic(state.targetGroup, Checks.LB, at, requests, requests - noTarget503, noTarget503,
-                noTarget503, byTarget));
+                noTarget503, byTarget, null));
     }
 
     /** One second of access logs at {@code at}, of which {@code succeeded} succeed. */
     Fleet requests(long at, long requests, long succeeded) {
-        return apply(new TargetTraffic(state.targetGroup, Checks.LB, at, requests, succeeded, requests - succeeded, 0L, Map.of()));
+        return apply(new TargetTraffic(state.targetGroup, Checks.LB, at, requests, succeeded, requests - succeeded, 0L, Map.of(), null));
     }
 
     /** Takes in a record at its own event time. */

@@ -48,6 +48,52 @@ class SlidingHistogramTest {
         assertThat(sliding.window(T0 + 70_000, 60_000).getTotalCount()).isEqualTo(2);
     }
 
+    @Test
+    void slotsSizedByWhatTheyHoldGiveTheQuantilesOfAFullRangeHistogram() {
+        SplittableRandom random = new SplittableRandom(11);
+        for (int n : new int[] {1, 5, SlidingHistogram.RAW_LIMIT, SlidingHistogram.RAW_LIMIT + 1, 2_000}) {
+            SlidingHistogram sliding = new SlidingHistogram(60_000, 6);
+            Histogram oracle = new Histogram(SlidingHistogram.HIGHEST_MS, SlidingHistogram.DIGITS);
+            for (int i = 0; i < n; i++) {
+                long value = random.nextInt(4) == 0 ? random.nextLong(1_000, 900_000) : random.nextLong(0, 300);
+                sliding.record(T0 + i * 50_000L / n, value);
+                oracle.recordValue(Math.min(value, SlidingHistogram.HIGHEST_MS));
+            }
+            Histogram window = sliding.window(T0 + 50_000, 60_000);
+            assertThat(window.getTotalCount()).as("n=%d", n).isEqualTo(n);
+            for (double p : new double[] {50, 90, 99, 100}) {
+                assertThat(window.getValueAtPercentile(p)).as("p%s of %d", p, n).isEqualTo(oracle.getValueAtPercentile(p));
+            }
+            // and after the changelog: encoded and decoded, the same window
+            SlidingHistogram restored = new SlidingHistogram();
+            restored.slotMillis = sliding.slotMillis;
+            restored.slotStart = sliding.slotStart.clone();
+            restored.decodeSlots(sliding.encodedSlots());
+            Histogram again = restored.window(T0 + 50_000, 60_000);
+            assertThat(again.getTotalCount()).isEqualTo(n);
+            assertThat(again.getValueAtPercentile(99)).isEqualTo(oracle.getValueAtPercentile(99));
+            assertThat(again.getMaxValue()).isEqualTo(oracle.getMaxValue());
+        }
+    }
+
+    @Test
+    void slotsOutOfTheWindowAreDroppedAndAnEmptyWindowCostsNothing() {
+        SlidingHistogram sliding = new SlidingHistogram(60_000, 6);
+        sliding.record(T0, 100);
+        sliding.record(T0 + 30_000, 200);
+        sliding.expire(T0 + 69_999);
+        // the slot of T0 (to T0 + 10 s) still overlaps the window ending at T0 + 69.999 s: kept
+        assertThat(sliding.window(T0 + 69_999, 60_000).getTotalCount()).isEqualTo(2);
+        // the slot of T0 ended at T0 + 10 s, a whole window before T0 + 70 s: gone
+        sliding.expire(T0 + 70_000);
+        assertThat(sliding.encodedSlots().stream().filter(java.util.Objects::nonNull)).hasSize(1);
+        sliding.expire(T0 + 100_000);
+        assertThat(sliding.encodedSlots()).containsOnlyNulls();
+        assertThat(sliding.window(T0 + 100_000, 60_000).getTotalCount()).isZero();
+        sliding.record(T0 + 100_000, 300);
+        assertThat(sliding.window(T0 + 100_000, 60_000).getTotalCount()).isEqualTo(1);
+    }
+
     /** The same samples in a histogram that has never handed out a window. */
     private static SlidingHistogram replayed(List<long[]> samples) {
         SlidingHistogram h = new SlidingHistogram(60_000, 6);

@@ -122,6 +122,7 @@ public final class PagerDutyEventEncoder {
             putIfPresent(scopeNode, "host", scope.getHost());
             putIfPresent(scopeNode, "frontend", scope.getFrontend());
             putIfPresent(scopeNode, "client", scope.getClient());
+            putIfPresent(scopeNode, "target", scope.getTarget());
         }
         ObjectNode detailsNode = details.putObject("details");
         for (Map.Entry<String, String> e : new TreeMap<>(alert.getDetails()).entrySet()) {
