@@ -65,8 +65,9 @@ public final class FleetDiagnostician {
         if (zonalAlert || concentrated) {
             // a cascade of timeouts reaches some zone first; fleet-wide latency near the timeout says it is not the zone
             if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
-                return timeoutBelowLatency(s, timeout, timeoutCut,
-                        " (so far concentrated in one zone, but checks fleet-wide are close to the timeout)", evidence);
+                return timeoutBelowLatency(s, timeout, timeoutCut, passingNearTimeout,
+                        passingNearTimeout ? " (so far concentrated in one zone, but checks fleet-wide are close to the timeout)"
+                                : " (so far concentrated in one zone, but the timeout was cut for the whole target group)", evidence);
             }
             return new Diagnosis(Diagnosis.Kind.ZONAL, Fmt.pct(zoneShare) + " of the failing targets are in " + topZone
                     + ": look for what that zone does not share with the others", evidence.build());
@@ -87,7 +88,7 @@ public final class FleetDiagnostician {
                     evidence.build());
         }
         if (timeoutsDominate && (passingNearTimeout || timeoutCut)) {
-            return timeoutBelowLatency(s, timeout, timeoutCut, "", evidence);
+            return timeoutBelowLatency(s, timeout, timeoutCut, passingNearTimeout, "", evidence);
         }
         if (!atOnce && load.healthyDropped() && (load.loadRose() || load.latencyRose())) {
             return new Diagnosis(Diagnosis.Kind.OVERLOAD_CASCADE,
@@ -97,13 +98,16 @@ public final class FleetDiagnostician {
         return new Diagnosis(Diagnosis.Kind.UNKNOWN, "no known signature matched", evidence.build());
     }
 
-    private static Diagnosis timeoutBelowLatency(FleetState s, Integer timeout, boolean timeoutCut, String note,
-                                                 Finding.Details evidence) {
-        return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY,
-                "checks time out while even passing checks take close to the " + Fmt.ms(timeout) + " timeout"
-                        + (timeoutCut ? " (timeout cut from " + Fmt.ms(s.check.lastChange.before.timeoutMs) + " at "
-                        + Fmt.instant(s.check.lastChange.at) + ")" : "") + note,
-                evidence.build());
+    /** The reason names what was seen: passing checks near the timeout, a cut, or both; never one for the other. */
+    private static Diagnosis timeoutBelowLatency(FleetState s, Integer timeout, boolean timeoutCut, boolean passingNearTimeout,
+                                                 String note, Finding.Details evidence) {
+        String cut = timeoutCut ? "timeout cut from " + Fmt.ms(s.check.lastChange.before.timeoutMs) + " at "
+                + Fmt.instant(s.check.lastChange.at) : null;
+        String reason = passingNearTimeout
+                ? "checks time out while even passing checks take close to the " + Fmt.ms(timeout) + " timeout"
+                        + (cut == null ? "" : " (" + cut + ")")
+                : "checks time out since the " + cut + " to " + Fmt.ms(timeout);
+        return new Diagnosis(Diagnosis.Kind.TIMEOUT_BELOW_LATENCY, reason + note, evidence.build());
     }
 
     private static Long quantile(Histogram h, double percentile) {
