@@ -133,13 +133,22 @@ public final class MonitorClock<E> {
         if (lastStep == Long.MIN_VALUE) {
             lastStep = EvaluationSteps.floor(held.isEmpty() ? target : Math.min(held.peek().time(), target), stepMillis);
         }
-        // a step at time b runs before records at b, as each key runs the steps up to a record's time first
-        for (long at : EvaluationSteps.due(lastStep, target, stepMillis)) {
-            release(at - 1, stage);
-            lastStep = at;
-            stage.step(at);
+        // a step at time b runs before records at b, as each key runs the steps up to a record's time first.
+        // Steps are capped (EvaluationSteps.MAX_CATCH_UP) only over a span without held records: after a
+        // watermark held back for minutes, every step between the records it held still runs, or an
+        // incident they carry would be applied at once and judged only after it had passed
+        while (true) {
+            long upTo = held.isEmpty() || held.peek().time() > target ? target : held.peek().time();
+            for (long at : EvaluationSteps.due(lastStep, upTo, stepMillis)) {
+                release(at - 1, stage);
+                lastStep = at;
+                stage.step(at);
+            }
+            release(upTo, stage);
+            if (upTo == target) {
+                break;
+            }
         }
-        release(target, stage);
         watermark = target;
         wallAtWatermark = wallNow;
     }

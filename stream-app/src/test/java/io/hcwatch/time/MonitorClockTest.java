@@ -68,6 +68,41 @@ class MonitorClockTest {
     }
 
     @Test
+    void aWatermarkHeldForMinutesRunsEveryStepBetweenTheRecordsItHeldWhenItMovesOn() {
+        clock.report("health-0", T0, false, wall, keys);
+        clock.report("health-1", T0, false, wall, keys);
+        for (long t = T0 + 5_000; t <= T0 + 300_000; t += 5_000) {
+            clock.offer("tg", "r@" + (t - T0) / 1000, t, wall, keys);
+        }
+        clock.report("health-0", T0 + 300_000, false, wall, keys);
+        assertThat(keys.seen).isEmpty();
+
+        // the lagging partition catches up 30 steps at once
+        clock.report("health-1", T0 + 300_000, false, wall, keys);
+        java.util.List<String> expected = new java.util.ArrayList<>();
+        for (long t = 5; t <= 300; t += 5) {
+            if (t % 10 == 0) {
+                expected.add("step@" + t);
+            }
+            expected.add("r@" + t);
+        }
+        assertThat(keys.seen).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void overASpanWithoutRecordsOnlyTheLatestStepsRun() {
+        clock.report("a", T0, false, wall, keys);
+        clock.offer("k", "early", T0 + 5_000, wall, keys);
+        clock.offer("k", "late", T0 + 1_000_000, wall, keys);
+        clock.report("a", T0 + 1_000_000, false, wall, keys);
+        // hours of empty steps change nothing: after "early" only the last MAX_CATCH_UP steps before "late" run
+        assertThat(keys.seen).hasSize(2 + EvaluationSteps.MAX_CATCH_UP);
+        assertThat(keys.seen.get(0)).isEqualTo("early");
+        assertThat(keys.seen.get(1)).isEqualTo("step@" + (1_000_000 / 1000 - (EvaluationSteps.MAX_CATCH_UP - 1) * 10));
+        assertThat(keys.seen.get(keys.seen.size() - 1)).isEqualTo("late");
+    }
+
+    @Test
     void aRecordAtAStepBoundaryComesAfterTheStep() {
         clock.report("a", T0, false, wall, keys);
         clock.offer("k", "at-step", T0 + STEP, wall, keys);
