@@ -91,6 +91,9 @@ public final class Registry {
             t.firstLatencyMs = r.getLatencyMs();
         }
         if ("pass".equals(outcome)) {
+            if (t.consecutivePasses == 0) {
+                t.firstPassAt = ts;
+            }
             t.consecutivePasses++;
             t.consecutiveFailures = 0;
             t.lastPassAt = ts;

@@ -21,6 +21,12 @@ public final class TargetRecord {
     public long lastFailureAt;
     public long firstFailureAt;
     public long lastPassAt;
+    /**
+     * The first pass of its current run of passes (0 in state saved before it was kept): since
+     * when it has been passing, which its latest pass alone does not tell when a producer
+     * republishes unchanged targets.
+     */
+    public long firstPassAt;
     public String lastReason;
     public Integer lastStatusCode;
     public Integer lastLatencyMs;

@@ -7,6 +7,7 @@ import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
 import io.hcwatch.detect.Severity;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -50,6 +51,7 @@ public final class ZonalFailureDetector implements Detector<FleetState> {
                 continue;
             }
             long zoneOnset = failureOnset(s, members, now, window, newAge);
+            long heldSince = zonalSince(s, members, now, window, newAge);
             boolean othersClean = true;
             StringBuilder others = new StringBuilder();
             for (Map.Entry<String, List<TargetRecord>> other : zones.entrySet()) {
@@ -61,12 +63,17 @@ public final class ZonalFailureDetector implements Detector<FleetState> {
                 others.append(others.length() > 0 ? "," : "").append(other.getKey()).append('=').append(Fmt.pct(otherShare));
                 if (!clean(other.getValue(), otherShare, zoneOnset)) {
                     othersClean = false;
+                } else {
+                    heldSince = Math.max(heldSince, cleanSince(s, other.getValue(), otherFailing, now, window, newAge));
                 }
             }
-            if (!othersClean) {
+            // the hold is counted from state, not from when the condition was first judged: a
+            // zone that fails beside zones already known clean fires one interval after its onset,
+            // however long the other zones take to be heard of again
+            if (!othersClean || now - heldSince < holdFor) {
                 continue;
             }
-            out.add(finding(s, zone.getKey(), members, failing, others.toString(), now, window, newAge).holdingFor(holdFor));
+            out.add(finding(s, zone.getKey(), members, failing, others.toString(), now, window, newAge));
         }
         return out;
     }
@@ -140,6 +147,76 @@ public final class ZonalFailureDetector implements Detector<FleetState> {
         // HAProxy logs a server only when its state changes: its last state stands
         boolean checkedSince = zone.stream().allMatch(t -> t.lastSeen >= since || "haproxy".equals(t.source));
         return fewFailing && anyHealthy && checkedSince;
+    }
+
+    /**
+     * Since when the zone has had its present share failing: the onset of the failing target
+     * that brought the zone to {@code zonal.zone-fraction} (its failing targets by onset, each
+     * failing since its onset without a pass), so a zone with one target failing for an hour and
+     * the rest since a minute has been zonal for a minute.
+     */
+    private long zonalSince(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
+        List<Long> onsets = new ArrayList<>();
+        for (TargetRecord t : members) {
+            if (FailingTargets.counts(s, t, now, window, newAge)) {
+                onsets.add(t.firstFailureAt);
+            }
+        }
+        onsets.sort(null);
+        double fraction = settings.zonal().zoneFraction();
+        for (int i = 0; i < onsets.size(); i++) {
+            if ((double) (i + 1) / members.size() >= fraction) {
+                return onsets.get(i);
+            }
+        }
+        return now;
+    }
+
+    /**
+     * Since when another zone, clean now, has been clean: few of its targets failing and one
+     * healthy. A target not failing now is taken to have failed until it stopped (its first pass
+     * since its latest failure, or its latest failure leaving the window), so at a recovery the
+     * zones that recover first are clean only from their recovery, and the last zone to recover
+     * is not zonal until it has stayed failing for an interval beyond them.
+     */
+    private long cleanSince(FleetState s, List<TargetRecord> zone, int failing, long now, long window, long newAge) {
+        int mayFail = 0;
+        while (mayFail < zone.size() && (double) (mayFail + 1) / zone.size() < settings.zonal().otherZonesMaxFraction()) {
+            mayFail++;
+        }
+        List<Long> stopped = new ArrayList<>();
+        long healthySince = Long.MAX_VALUE;
+        for (TargetRecord t : zone) {
+            if (FailingTargets.counts(s, t, now, window, newAge)) {
+                continue;
+            }
+            long since = notFailingSince(s, t, now, window, newAge);
+            stopped.add(since);
+            if (t.isHealthy()) {
+                healthySince = Math.min(healthySince, since);
+            }
+        }
+        // the latest stops beyond those the zone may have failing and still be clean
+        stopped.sort(Comparator.reverseOrder());
+        int slack = mayFail - failing;
+        long fewFailingSince = slack < stopped.size() ? stopped.get(Math.max(0, slack)) : Long.MIN_VALUE;
+        return Math.max(fewFailingSince, healthySince == Long.MAX_VALUE ? Long.MIN_VALUE : healthySince);
+    }
+
+    /** Since when a target not failing now has not been failing (Long.MIN_VALUE: never failed while watched). */
+    private static long notFailingSince(FleetState s, TargetRecord t, long now, long window, long newAge) {
+        if (t.lastFailureAt == 0) {
+            return Long.MIN_VALUE;
+        }
+        if (!t.lastCheckFailed()) {
+            // state saved before the first pass was kept: its latest failure is the best known
+            return t.firstPassAt > t.lastFailureAt ? t.firstPassAt : t.lastFailureAt;
+        }
+        if (s.registry.isNew(t, now, newAge)) {
+            // a replacement warming up has never counted (it is new until healthy once or old enough)
+            return Long.MIN_VALUE;
+        }
+        return t.lastFailureAt + window;
     }
 
     private static long failureOnset(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {

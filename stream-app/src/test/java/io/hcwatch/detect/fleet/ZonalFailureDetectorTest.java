@@ -15,13 +15,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * zonal_failure: ≥ 50% of one zone (of at least 2 targets) failing while every other zone is
- * under 10%, has something healthy and was checked since the onset. Every fleet passes at T0;
- * at T1 one round of checks fails the named targets and passes the rest.
+ * under 10%, has something healthy and was checked since the onset, for one check interval
+ * counted from the later of the zone's onset and the other zones' becoming clean. Every fleet
+ * passes at T0; at T1 one round of checks fails the named targets and passes the rest.
  */
 class ZonalFailureDetectorTest {
 
     private static final long T1 = T0 + 60_000;
-    private static final long NOW = T1 + 5_000;
+    /** One check interval (registry.default-interval: no record gives one) after the round at T1. */
+    private static final long NOW = T1 + 30_000;
     private final ZonalFailureDetector detector = new ZonalFailureDetector(Fleet.SETTINGS, Fleet.DIAGNOSTICIAN);
 
     @ParameterizedTest(name = "{0}, {1} failing -> zonal in {2}: {3}")
@@ -84,20 +86,72 @@ class ZonalFailureDetectorTest {
         });
     }
 
-    @ParameterizedTest(name = "check interval {0} -> holds for {1}ms")
+    @ParameterizedTest(name = "check interval {0} -> fires {1}ms after the onset")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
-            # check interval | hold for | why
-            -                | 30000    | registry.default-interval when no record gives one
-            10000            | 10000    | one check interval
+            # check interval | fires after | why
+            -                | 30000       | registry.default-interval when no record gives one
+            10000            | 10000       | one check interval
             """)
-    void theFindingHoldsForOneCheckIntervalBeforeItFires(Integer interval, long holdFor, String why) {
+    void theZoneMustHaveFailedForOneCheckInterval(Integer interval, long firesAfter, String why) {
         Fleet fleet = Fleet.alb();
         if (interval != null) {
             fleet.apply(Checks.lbConfig(Fleet.TG, T0).setHealthCheck(Checks.checkConfig(5000, interval)).build());
         }
         fleet.healthy("a=4,b=4", T0).round("a=4,b=4", "a=3", T1);
-        assertThat(fleet.judge(detector, NOW)).as(why).singleElement()
-                .satisfies(f -> assertThat(f.holdForMillis()).isEqualTo(holdFor));
+        assertThat(fleet.judge(detector, T1 + firesAfter - 1)).as(why).isEmpty();
+        assertThat(fleet.judge(detector, T1 + firesAfter)).as(why).singleElement()
+                .satisfies(f -> assertThat(f.holdForMillis()).as("held already: the lifecycle need not hold it again").isZero());
+    }
+
+    /**
+     * The hold, with a 10 s check interval: every target passes at T0, then each event of the row
+     * is a check at T1 plus its offset: {@code a=4 fail@0} fails the first four targets of a,
+     * {@code b-1 pass@4000} passes b-1 alone, {@code b-1..10} b-1 to b-10. A failure is marked
+     * unhealthy, a pass healthy.
+     */
+    @ParameterizedTest(name = "[{index}] {0}: {1} judged at +{2} -> {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # targets    | checks from T1                                                   | judged at | zonal in | why
+            a=4,b=4,c=4  | a=4 fail@0; b=4 pass@3000; c=4 pass@3000                         | 9999      | none     | a has failed for less than an interval
+            a=4,b=4,c=4  | a=4 fail@0; b=4 pass@3000; c=4 pass@3000                         | 10000     | a        | others clean before the onset: one interval from the onset
+            a=4,b=4,c=4  | a=4 fail@0; b=4 pass@9000; c=4 pass@9500                         | 10000     | a        | the others heard of late: the hold still counts from the onset
+            a=4,b=4,c=4  | a=4 fail@0; b=4 pass@3000                                        | 10000     | none     | c not heard of since the onset
+            a=4,b=4,c=4  | a=4 fail@0                                                       | 25000     | none     | no other zone heard of since the onset, however long it fails
+            a=4,b=4,c=4  | a=1 fail@0; a=2 fail@6000; b=4 pass@7000; c=4 pass@7000          | 10000     | none     | a reached 50% only at +6s
+            a=4,b=4,c=4  | a=1 fail@0; a=2 fail@6000; b=4 pass@7000; c=4 pass@7000          | 16000     | a        | one interval after a reached 50%
+            a=4,b=4,c=4  | b-0 fail@-2000; a=4 fail@0; b=4 pass@5000; c=4 pass@5000         | 10000     | none     | b was 25% failing until +5s: clean only since
+            a=4,b=4,c=4  | b-0 fail@-2000; a=4 fail@0; b=4 pass@5000; c=4 pass@5000         | 15000     | a        | one interval after b became clean
+            a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000 | 30000 | none | staggered recovery: a, last to be re-checked, is zonal only an interval after c recovered
+            a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000; a=4 pass@29000 | 34000 | none | staggered recovery: a recovered within the interval
+            a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000; a=4 fail@30000 | 34000 | a | a still failing an interval after the others recovered: zonal
+            a=4,b=11,c=4 | b-0 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; c=4 pass@3000 | 10000 | a      | 1 of 11 in b failing all along (9%): clean before the onset
+            a=4,b=11,c=4 | b-0..1 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; c=4 pass@3000 | 10000 | none | b had 2 of 11 failing until b-1 passed at +3s
+            a=4,b=11,c=4 | b-0..1 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; c=4 pass@3000 | 13000 | a    | one interval after b came under 10%
+            """)
+    void theHoldCountsFromTheLaterOfTheOnsetAndTheOtherZonesBecomingClean(String targets, String checks, long judgedAt,
+                                                                         String zone, String why) {
+        Fleet fleet = Fleet.alb();
+        fleet.apply(Checks.lbConfig(Fleet.TG, T0).setHealthCheck(Checks.checkConfig(5000, 10_000)).build());
+        fleet.healthy(targets, T0);
+        for (String event : checks.split(";")) {
+            String[] whatAt = event.trim().split("@");
+            String[] who = whatAt[0].trim().split(" ");
+            long at = T1 + Long.parseLong(whatAt[1]);
+            boolean fails = who[1].equals("fail");
+            CheckOutcome outcome = fails ? CheckOutcome.timeout : CheckOutcome.pass;
+            TargetState state = fails ? TargetState.unhealthy : TargetState.healthy;
+            if (who[0].contains("=")) {
+                fleet.checkAll(who[0], at, outcome, fails ? 2001 : 100, state);
+                continue;
+            }
+            String zoneOf = who[0].substring(0, 1);
+            String[] range = who[0].substring(2).split("\\.\\.");
+            for (int k = Integer.parseInt(range[0]); k <= Integer.parseInt(range[range.length - 1]); k++) {
+                fleet.apply(fleet.check(zoneOf, zoneOf + "-" + k, at, outcome, fails ? 2001 : 100).setState(state).build());
+            }
+        }
+        assertThat(fleet.judge(detector, T1 + judgedAt)).as(why).extracting(f -> f.details().get("zone"))
+                .containsExactlyElementsOf(zone.equals("none") ? java.util.List.of() : java.util.List.of(Fleet.az(zone)));
     }
 
     @Test
@@ -117,6 +171,6 @@ class ZonalFailureDetectorTest {
     @Test
     void aZoneFailingInTwoRoundsIsOneFindingFromTheFirstOnset() {
         Fleet fleet = Fleet.alb().healthy("a=4,b=4", T0).round("a=4,b=4", "a=1", T1).round("a=4,b=4", "a=3", T1 + 10_000);
-        assertThat(fleet.judge(detector, T1 + 15_000)).extracting(Finding::windowStart).containsExactly(T1);
+        assertThat(fleet.judge(detector, T1 + 40_000)).extracting(Finding::windowStart).containsExactly(T1);
     }
 }
