@@ -43,10 +43,11 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * stand-in and publishes to a real broker, the stream app reads what it published and raises
  * alerts. The stand-in's target group checks every 5 s; the collector polls target health every
  * second; the stream app judges every second ({@code eval.step}). A zone's failure is seen at
- * the next poll; zonal_failure then waits for the other zones to be heard of again (within one check
- * interval: the collector republishes unchanged targets once per interval, as ALB checks them) and
- * holds for one check interval, so it fires within two check intervals (plus a step each) of that
- * poll; a timeout cut raises health_check_config_risk at the first step after the poll that saw it.
+ * the next poll; zonal_failure then needs the other zones heard of again (the collector republishes
+ * unchanged targets once per check interval, as ALB checks them) and the zone failing for one check
+ * interval from that poll (the other zones were clean before it), so it fires within one poll and
+ * one check interval (plus a step) of that poll; a timeout cut raises health_check_config_risk at
+ * the first step after the poll that saw it.
  */
 class AlbToAlertsIT {
 
@@ -190,10 +191,15 @@ class AlbToAlertsIT {
         long seenAt = checks.stream().filter(c -> c.get("state").asText().equals("unhealthy"))
                 .mapToLong(c -> Instant.parse(c.get("ts").asText()).toEpochMilli()).min().orElseThrow();
         assertThat(seenAt - flippedAt).isLessThanOrEqualTo(2 * POLL_MS + 500);
-        // zonal_failure needs every other zone heard of since the onset (the collector republishes an
-        // unchanged target once per check interval), then holds for one check interval before it fires
+        // zonal_failure holds for one check interval from the onset, the other zones being clean
+        // before it, and needs every other zone heard of since: the collector republishes an unchanged
+        // target at its first poll a check interval after it last published it, so by the onset plus one
+        // interval plus one poll (polls are up to 2% late, their jitter); the alert comes at that
+        // record or at the first step after the interval, whichever is later
+        System.out.printf("zonal_failure fired %d ms (event time) after the poll that saw the zone fail%n",
+                zonal.getEventTime().toEpochMilli() - seenAt);
         assertThat(zonal.getEventTime().toEpochMilli() - seenAt).as("from the poll that saw it")
-                .isLessThanOrEqualTo(2 * (CHECK_INTERVAL_MS + STEP_MS));
+                .isLessThanOrEqualTo(CHECK_INTERVAL_MS + POLL_MS + POLL_MS / 50 + STEP_MS);
         assertThat(alerts).as("no other zone, and the pool meets its thresholds").noneMatch(a ->
                 a.getDedupKey().startsWith("zonal_failure/web/us-east-1a") || a.getDedupKey().startsWith("zonal_failure/web/us-east-1c")
                         || a.getType().equals("fail_open_routing") || a.getType().equals("no_healthy_targets"));
