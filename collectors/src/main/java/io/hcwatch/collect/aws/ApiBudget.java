@@ -8,7 +8,9 @@ import java.util.function.LongSupplier;
  * (ELBv2's Describe* calls share one token bucket): at most {@code perSecond} requests a second on
  * average, at most {@code burst} back to back, and nothing at all while a throttle pause runs.
  * Callers wait in {@link #acquire()}; it is a generic cell rate algorithm, so waiting callers are
- * spaced evenly rather than released in bursts. Thread-safe.
+ * spaced evenly rather than released in bursts, and no window of {@code w} seconds holds more than
+ * {@code w × perSecond + burst − 1} requests (counted at acquire: a request that is then not sent,
+ * or fails, still counts). Thread-safe.
  */
 public final class ApiBudget {
 
@@ -29,7 +31,8 @@ public final class ApiBudget {
         if (!(perSecond > 0) || burst < 1) {
             throw new IllegalArgumentException("need a positive rate and burst, got " + perSecond + " and " + burst);
         }
-        this.spacingNanos = (long) (1_000_000_000L / perSecond);
+        // rounded up: truncated, 6/s spaced requests 166,666,666 ns apart and let a 361st into a minute
+        this.spacingNanos = (long) Math.ceil(1e9 / perSecond);
         this.toleranceNanos = spacingNanos * (burst - 1);
         this.nanoTime = nanoTime;
         this.sleeper = sleeper;

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ApiBudgetTest {
 
@@ -62,5 +65,70 @@ class ApiBudgetTest {
 
         assertThat(sentAt.get(1) - sentAt.get(0)).isEqualTo(3_000_000_000L);
         assertThat(sentAt.get(2) - sentAt.get(1)).isEqualTo(100_000_000L);
+    }
+
+    /**
+     * The budget's promise as ELBv2's bucket sees it: a caller that always wants more than the
+     * budget gets exactly {@code 60 × rate + burst − 1} requests into its busiest minute (the burst
+     * at the start, then one every 1/rate), never more.
+     */
+    @ParameterizedTest(name = "{0}/s, burst {1}: at most {2} in any 60 s")
+    @CsvSource(delimiter = '|', textBlock = """
+            # rate | burst | busiest minute
+            2      | 1     | 120
+            2      | 4     | 123
+            0.5    | 1     | 30
+            6      | 1     | 360
+            """)
+    void aCallerThatAlwaysWantsMoreGetsTheRateAMinutePlusTheBurstLessOne(double rate, int burst, int busiest)
+            throws InterruptedException {
+        send(budget(rate, burst), (int) (5 * 60 * rate));
+
+        assertThat(busiestMinute()).isEqualTo(busiest);
+    }
+
+    /**
+     * Callers that come and go at random (idle spells that refill the burst, bursts of demand,
+     * throttle pauses of up to 5 s) never get more than {@code 60 × rate + burst − 1} into any
+     * 60 s window either: idling saves up no more than the burst, and a pause's end releases no
+     * more than it. Seeded, so every run draws the same arrivals.
+     */
+    @ParameterizedTest(name = "{0}/s, burst {1}, seed {3}: at most {2} in any 60 s")
+    @CsvSource(delimiter = '|', textBlock = """
+            # rate | burst | at most | seed
+            2      | 1     | 120     | 1
+            2      | 1     | 120     | 2
+            2      | 4     | 123     | 3
+            6      | 10    | 369     | 4
+            """)
+    void callersComingAndGoingNeverGetMoreIntoAMinute(double rate, int burst, int atMost, long seed) throws InterruptedException {
+        ApiBudget b = budget(rate, burst);
+        Random random = new Random(seed);
+        for (int i = 0; i < 5_000; i++) {
+            int draw = random.nextInt(100);
+            if (draw < 5) {
+                now.addAndGet(random.nextInt(30_000) * 1_000_000L);
+            } else if (draw < 8) {
+                b.pause(Duration.ofMillis(random.nextInt(5_000)));
+            } else if (draw < 50) {
+                now.addAndGet(random.nextInt(1_000) * 1_000_000L);
+            }
+            send(b, 1);
+        }
+
+        assertThat(busiestMinute()).isLessThanOrEqualTo(atMost);
+    }
+
+    /** The most requests sent in any window of 60 s (from one send to just before 60 s after it). */
+    private int busiestMinute() {
+        int most = 0;
+        int from = 0;
+        for (int to = 0; to < sentAt.size(); to++) {
+            while (sentAt.get(to) - sentAt.get(from) >= 60_000_000_000L) {
+                from++;
+            }
+            most = Math.max(most, to - from + 1);
+        }
+        return most;
     }
 }
