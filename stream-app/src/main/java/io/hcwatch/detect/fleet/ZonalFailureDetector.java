@@ -150,26 +150,48 @@ public final class ZonalFailureDetector implements Detector<FleetState> {
     }
 
     /**
-     * Since when the zone has had its present share failing: the onset of the failing target
-     * that brought the zone to {@code zonal.zone-fraction} (its failing targets by onset, each
-     * failing since its onset without a pass), so a zone with one target failing for an hour and
-     * the rest since a minute has been zonal for a minute.
+     * Since when the zone has had {@code zonal.zone-fraction} of its targets failing without a
+     * break, as far as each target's latest run of failures tells (from its first failure to its
+     * first pass after it): targets of a graying zone fail and pass in turn, and one that passes
+     * while another has begun to fail does not break the zone's failure. Runs before a target's
+     * latest are not known, so the zone may have failed for longer, never for less.
      */
     private long zonalSince(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {
-        List<Long> onsets = new ArrayList<>();
+        int needed = 1;
+        while (needed < members.size() && (double) needed / members.size() < settings.zonal().zoneFraction()) {
+            needed++;
+        }
+        List<long[]> runs = new ArrayList<>();
         for (TargetRecord t : members) {
             if (FailingTargets.counts(s, t, now, window, newAge)) {
-                onsets.add(t.firstFailureAt);
+                runs.add(new long[] {t.firstFailureAt, Long.MAX_VALUE});
+            } else if (t.lastFailureAt > 0) {
+                long stopped = notFailingSince(s, t, now, window, newAge);
+                if (stopped > t.firstFailureAt) {
+                    runs.add(new long[] {t.firstFailureAt, stopped});
+                }
             }
         }
-        onsets.sort(null);
-        double fraction = settings.zonal().zoneFraction();
-        for (int i = 0; i < onsets.size(); i++) {
-            if ((double) (i + 1) / members.size() >= fraction) {
-                return onsets.get(i);
+        // the latest boundary before which fewer than needed were failing
+        long since = Long.MIN_VALUE;
+        for (long[] run : runs) {
+            for (long boundary : run) {
+                if (boundary <= now && boundary > since && failingAt(runs, boundary - 1) < needed) {
+                    since = boundary;
+                }
             }
         }
-        return now;
+        return since == Long.MIN_VALUE ? now : since;
+    }
+
+    private static int failingAt(List<long[]> runs, long at) {
+        int n = 0;
+        for (long[] run : runs) {
+            if (run[0] <= at && at < run[1]) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /**

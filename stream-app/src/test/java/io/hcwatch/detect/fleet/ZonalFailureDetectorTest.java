@@ -119,6 +119,9 @@ class ZonalFailureDetectorTest {
             a=4,b=4,c=4  | a=4 fail@0                                                       | 25000     | none     | no other zone heard of since the onset, however long it fails
             a=4,b=4,c=4  | a=1 fail@0; a=2 fail@6000; b=4 pass@7000; c=4 pass@7000          | 10000     | none     | a reached 50% only at +6s
             a=4,b=4,c=4  | a=1 fail@0; a=2 fail@6000; b=4 pass@7000; c=4 pass@7000          | 16000     | a        | one interval after a reached 50%
+            a=4,b=4,c=4  | a-0 fail@0; a-1 fail@2000; a-2 fail@5000; a-1 pass@6000; b=4 pass@3000; c=4 pass@3000 | 12000 | a | a-1 passed after a-2 began to fail: 50% failing without a break since +2s
+            a=4,b=4,c=4  | a-0 fail@0; a-1 fail@2000; a-1 pass@4000; a-2 fail@5000; b=4 pass@3000; c=4 pass@3000 | 12000 | none | a-1 passed before a-2 failed: 25% from +4s to +5s
+            a=4,b=4,c=4  | a-0 fail@0; a-1 fail@2000; a-1 pass@4000; a-2 fail@5000; b=4 pass@3000; c=4 pass@3000 | 15000 | a | one interval after a was back at 50%
             a=4,b=4,c=4  | b-0 fail@-2000; a=4 fail@0; b=4 pass@5000; c=4 pass@5000         | 10000     | none     | b was 25% failing until +5s: clean only since
             a=4,b=4,c=4  | b-0 fail@-2000; a=4 fail@0; b=4 pass@5000; c=4 pass@5000         | 15000     | a        | one interval after b became clean
             a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000 | 30000 | none | staggered recovery: a, last to be re-checked, is zonal only an interval after c recovered
