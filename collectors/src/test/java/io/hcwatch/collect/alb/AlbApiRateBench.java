@@ -74,11 +74,15 @@ public final class AlbApiRateBench {
             long healthLastMinute = elb.served.stream().filter(s -> s.nanos() >= stoppedAt - minute && s.nanos() < stoppedAt
                     && s.action().equals("DescribeTargetHealth")).count();
             int busiest = 0;
+            long busiestFrom = first;
             for (int from = 0, to = 0; to < at.size(); to++) {
                 while (at.get(to) - at.get(from) >= minute) {
                     from++;
                 }
-                busiest = Math.max(busiest, to - from + 1);
+                if (to - from + 1 > busiest) {
+                    busiest = to - from + 1;
+                    busiestFrom = at.get(from);
+                }
             }
             System.out.printf("ELBv2 API rate: %d target groups x %d targets, settings (health %d ms, discovery %d ms, budget %.1f req/s"
                             + " burst %d = at most %.0f req in any 60 s), %.2f min from the first request to the stop%n", groups, targets,
@@ -86,7 +90,8 @@ public final class AlbApiRateBench {
                     config.apiRate() * 60 + config.apiBurst() - 1, runningMin);
             System.out.printf("  requests served: %d until the stop (%.1f/min), %d more while closing; by action %s%n", running,
                     running / runningMin, at.size() - running, byAction);
-            System.out.printf("  busiest 60 s window (as served, close included): %d requests%n", busiest);
+            System.out.printf("  busiest 60 s window (as served, close included): %d requests, from %.1f s after the first%n", busiest,
+                    (busiestFrom - first) / 1e9);
             System.out.printf("  last 60 s before the stop: %d requests (%d DescribeTargetHealth): each target group polled every %.1f s"
                             + " (asked: %.1f s); needed for the asked interval: %.1f req/min%n", lastMinute, healthLastMinute,
                     healthLastMinute == 0 ? Double.NaN : 60.0 * groups / healthLastMinute, config.healthInterval().toMillis() / 1000.0,
