@@ -19,7 +19,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * values and becomes an HdrHistogram only past {@link #RAW_LIMIT}; histograms start small and
  * grow with the largest value (same buckets as a full-range one, so the same quantiles); slots
  * that leave the window are dropped ({@link #expire}). A target group checked by a handful of
- * targets holds a few hundred bytes here instead of a full-range histogram per slot.
+ * targets holds a few hundred bytes here instead of a full-range histogram per slot. A histogram
+ * that holds nothing (never recorded, or every slot expired) keeps no slot arrays at all: most
+ * target groups never see a failing check, and an idle one sees none.
  */
 public final class SlidingHistogram {
 
@@ -32,7 +34,12 @@ public final class SlidingHistogram {
     private static final Histogram EMPTY = newHistogram();
 
     public long slotMillis;
+    /** Each slot's start; null while nothing is held (stored as all-empty slots, see {@link #storedSlotStart}). */
+    @JsonIgnore
     public long[] slotStart;
+    /** Slots in the ring (the window's slots and one more), whether or not they are allocated. */
+    @JsonIgnore
+    private int ring;
     @JsonIgnore
     private Histogram[] slots;
     /** Samples of a slot that is not (yet) a histogram, and how many: a slot is one or the other. */
@@ -54,12 +61,30 @@ public final class SlidingHistogram {
 
     public SlidingHistogram(long windowMillis, int slotCount) {
         this.slotMillis = Math.max(1, windowMillis / slotCount);
-        this.slotStart = new long[slotCount + 1];
+        this.ring = slotCount + 1;
+    }
+
+    private void allocate() {
+        slotStart = new long[ring];
         Arrays.fill(slotStart, Long.MIN_VALUE);
-        this.slots = new Histogram[slotCount + 1];
+        slots = new Histogram[ring];
+    }
+
+    /** Drops every slot array and cache: the histogram holds nothing until its next sample. */
+    private void release() {
+        slotStart = null;
+        slots = null;
+        raw = null;
+        rawCount = null;
+        merged = null;
+        mergedStarts = null;
+        encoded = null;
     }
 
     public void record(long ts, long valueMs) {
+        if (slotStart == null) {
+            allocate();
+        }
         long start = Math.floorDiv(ts, slotMillis) * slotMillis;
         int i = (int) Math.floorMod(Math.floorDiv(ts, slotMillis), slotStart.length);
         if (slotStart[i] != start) {
@@ -86,8 +111,8 @@ public final class SlidingHistogram {
             return;
         }
         if (raw == null) {
-            raw = new int[slotStart.length][];
-            rawCount = new int[slotStart.length];
+            raw = new int[ring][];
+            rawCount = new int[ring];
         }
         int n = rawCount[i];
         if (n == RAW_LIMIT) {
@@ -145,6 +170,9 @@ public final class SlidingHistogram {
      * no samples.
      */
     public void expire(long now) {
+        if (slotStart == null) {
+            return;
+        }
         long span = slotMillis * (slotStart.length - 1);
         boolean any = false;
         for (int i = 0; i < slotStart.length; i++) {
@@ -154,15 +182,15 @@ public final class SlidingHistogram {
             any |= holds(i);
         }
         if (!any) {
-            merged = null;
-            mergedStarts = null;
-            raw = null;
-            rawCount = null;
+            release();
         }
     }
 
     /** Samples in (now - window, now]; the returned histogram must not be modified. */
     public Histogram window(long now, long windowMillis) {
+        if (slotStart == null) {
+            return EMPTY;
+        }
         if (merged != null && sameSlots(now, windowMillis)) {
             return merged;
         }
@@ -207,8 +235,27 @@ public final class SlidingHistogram {
         return true;
     }
 
+    @JsonProperty("slotStart")
+    long[] storedSlotStart() {
+        if (slotStart != null) {
+            return slotStart;
+        }
+        long[] empty = new long[ring];
+        Arrays.fill(empty, Long.MIN_VALUE);
+        return empty;
+    }
+
+    @JsonProperty("slotStart")
+    void restoreSlotStart(long[] stored) {
+        slotStart = stored;
+        ring = stored.length;
+    }
+
     @JsonProperty("slots")
     List<String> encodedSlots() {
+        if (slotStart == null) {
+            return Arrays.asList(new String[ring]);
+        }
         if (encoded == null || encoded.length != slots.length) {
             encoded = new String[slots.length];
         }
@@ -231,6 +278,7 @@ public final class SlidingHistogram {
 
     @JsonProperty("slots")
     void decodeSlots(List<String> encoded) {
+        ring = encoded.size();
         slots = new Histogram[encoded.size()];
         raw = null;
         rawCount = null;
