@@ -75,13 +75,16 @@ public final class Registry {
             t.port = r.getPort();
             byAddress = null;
         }
-        if (r.getAz() != null) {
-            t.zone = r.getAz();
+        if (r.getAz() != null && !r.getAz().equals(t.zone)) {
+            // a few zones and sources for every target: one copy of each name, not one per target
+            t.zone = r.getAz().intern();
         }
         if (r.getRegisteredAt() != null) {
             t.registeredAt = r.getRegisteredAt().toEpochMilli();
         }
-        t.source = r.getSource();
+        if (r.getSource() == null || !r.getSource().equals(t.source)) {
+            t.source = r.getSource() == null ? null : r.getSource().intern();
+        }
         // a late record can be the target's earliest: it was known before, not newly registered
         t.firstSeen = Math.min(t.firstSeen, ts);
         if (ts < t.lastSeen) {

@@ -34,12 +34,11 @@ public final class SlidingHistogram {
     private static final Histogram EMPTY = newHistogram();
 
     public long slotMillis;
-    /** Each slot's start; null while nothing is held (stored as all-empty slots, see {@link #storedSlotStart}). */
-    @JsonIgnore
+    /**
+     * Each slot's start. While nothing is held ({@code slots} null) this is a shared array of empty
+     * starts, never written: it still gives the slot count, and is stored as it always was.
+     */
     public long[] slotStart;
-    /** Slots in the ring (the window's slots and one more), whether or not they are allocated. */
-    @JsonIgnore
-    private int ring;
     @JsonIgnore
     private Histogram[] slots;
     /** Samples of a slot that is not (yet) a histogram, and how many: a slot is one or the other. */
@@ -61,18 +60,38 @@ public final class SlidingHistogram {
 
     public SlidingHistogram(long windowMillis, int slotCount) {
         this.slotMillis = Math.max(1, windowMillis / slotCount);
-        this.ring = slotCount + 1;
+        this.slotStart = noStarts(slotCount + 1);
+    }
+
+    /** All-empty starts by slot count, shared by every histogram holding nothing (filled once, before any thread reads them). */
+    private static final long[][] NO_STARTS = new long[32][];
+
+    static {
+        for (int n = 1; n < NO_STARTS.length; n++) {
+            NO_STARTS[n] = new long[n];
+            Arrays.fill(NO_STARTS[n], Long.MIN_VALUE);
+        }
+    }
+
+    /** The shared all-empty starts of {@code ring} slots (a fresh array for unusually many slots). */
+    private static long[] noStarts(int ring) {
+        if (ring > 0 && ring < NO_STARTS.length) {
+            return NO_STARTS[ring];
+        }
+        long[] starts = new long[ring];
+        Arrays.fill(starts, Long.MIN_VALUE);
+        return starts;
     }
 
     private void allocate() {
-        slotStart = new long[ring];
+        slotStart = new long[slotStart.length];
         Arrays.fill(slotStart, Long.MIN_VALUE);
-        slots = new Histogram[ring];
+        slots = new Histogram[slotStart.length];
     }
 
     /** Drops every slot array and cache: the histogram holds nothing until its next sample. */
     private void release() {
-        slotStart = null;
+        slotStart = noStarts(slotStart.length);
         slots = null;
         raw = null;
         rawCount = null;
@@ -82,7 +101,7 @@ public final class SlidingHistogram {
     }
 
     public void record(long ts, long valueMs) {
-        if (slotStart == null) {
+        if (slots == null) {
             allocate();
         }
         long start = Math.floorDiv(ts, slotMillis) * slotMillis;
@@ -111,8 +130,8 @@ public final class SlidingHistogram {
             return;
         }
         if (raw == null) {
-            raw = new int[ring][];
-            rawCount = new int[ring];
+            raw = new int[slots.length][];
+            rawCount = new int[slots.length];
         }
         int n = rawCount[i];
         if (n == RAW_LIMIT) {
@@ -170,7 +189,7 @@ public final class SlidingHistogram {
      * no samples.
      */
     public void expire(long now) {
-        if (slotStart == null) {
+        if (slots == null) {
             return;
         }
         long span = slotMillis * (slotStart.length - 1);
@@ -188,7 +207,7 @@ public final class SlidingHistogram {
 
     /** Samples in (now - window, now]; the returned histogram must not be modified. */
     public Histogram window(long now, long windowMillis) {
-        if (slotStart == null) {
+        if (slots == null) {
             return EMPTY;
         }
         if (merged != null && sameSlots(now, windowMillis)) {
@@ -235,26 +254,10 @@ public final class SlidingHistogram {
         return true;
     }
 
-    @JsonProperty("slotStart")
-    long[] storedSlotStart() {
-        if (slotStart != null) {
-            return slotStart;
-        }
-        long[] empty = new long[ring];
-        Arrays.fill(empty, Long.MIN_VALUE);
-        return empty;
-    }
-
-    @JsonProperty("slotStart")
-    void restoreSlotStart(long[] stored) {
-        slotStart = stored;
-        ring = stored.length;
-    }
-
     @JsonProperty("slots")
     List<String> encodedSlots() {
-        if (slotStart == null) {
-            return Arrays.asList(new String[ring]);
+        if (slots == null) {
+            return Arrays.asList(new String[slotStart.length]);
         }
         if (encoded == null || encoded.length != slots.length) {
             encoded = new String[slots.length];
@@ -278,7 +281,6 @@ public final class SlidingHistogram {
 
     @JsonProperty("slots")
     void decodeSlots(List<String> encoded) {
-        ring = encoded.size();
         slots = new Histogram[encoded.size()];
         raw = null;
         rawCount = null;
