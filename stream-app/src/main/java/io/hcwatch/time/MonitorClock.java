@@ -3,7 +3,9 @@ package io.hcwatch.time;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.ToLongFunction;
 
 /**
  * The time of one monitor task (the fleet, host or flood monitor over its share of keys), the one
@@ -77,7 +79,7 @@ public final class MonitorClock<E> {
 
     /** @param delayMillis each upstream's expected delay, by upstream id (see {@link UpstreamClock}) */
     public MonitorClock(long stepMillis, long graceMillis, long silentTimeoutMillis, int silentTicks, long maxLagMillis,
-                        java.util.function.ToLongFunction<String> delayMillis, boolean silenceClock) {
+                        ToLongFunction<String> delayMillis, boolean silenceClock) {
         this.stepMillis = stepMillis;
         this.graceMillis = graceMillis;
         this.silenceClock = silenceClock;
@@ -185,7 +187,7 @@ public final class MonitorClock<E> {
     }
 
     /** Puts back what a previous run saved: the watermark, the last step, the upstreams' reports and the held records. */
-    public void restore(long savedWatermark, long savedLastStep, java.util.Map<String, Upstreams.Upstream> reports,
+    public void restore(long savedWatermark, long savedLastStep, Map<String, Upstreams.Upstream> reports,
                         List<Held<E>> savedHeld, long wallNow) {
         watermark = savedWatermark;
         lastStep = savedLastStep;
