@@ -4,6 +4,7 @@ import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Scope;
 import io.hcwatch.detect.Severity;
+import io.hcwatch.detect.SparseMaps;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,11 +26,12 @@ import java.util.UUID;
  */
 public final class AlertBook {
 
-    public Map<String, Episode> episodes = new LinkedHashMap<>();
+    /** Firing episodes by dedup_key. The three maps are the shared empty map while empty ({@link SparseMaps}): most keys never alert. */
+    public Map<String, Episode> episodes = SparseMaps.none();
     /** Per dedup_key: episodes started so far and when the last one ended; gives each episode its id. */
-    public Map<String, long[]> history = new LinkedHashMap<>();
+    public Map<String, long[]> history = SparseMaps.none();
     /** Since when each finding that must hold for a while has held without a break. */
-    public Map<String, Long> holding = new LinkedHashMap<>();
+    public Map<String, Long> holding = SparseMaps.none();
 
     public AlertBook() {
     }
@@ -55,12 +57,16 @@ public final class AlertBook {
                 continue;
             }
             present.add(f.dedupKey());
+            holding = SparseMaps.writable(holding);
             long since = holding.computeIfAbsent(f.dedupKey(), k -> now);
             if (now - since >= f.holdForMillis()) {
                 out.add(f);
             }
         }
-        holding.keySet().retainAll(present);
+        if (!holding.isEmpty()) {
+            holding.keySet().retainAll(present);
+            holding = SparseMaps.compact(holding);
+        }
         return out;
     }
 
@@ -76,6 +82,7 @@ public final class AlertBook {
                 e.remember(f);
                 e.lastSentAt = now;
                 e.lastHeldAt = now;
+                episodes = SparseMaps.writable(episodes);
                 episodes.put(f.dedupKey(), e);
                 out.add(firing(f, e, now));
                 continue;
@@ -153,8 +160,12 @@ public final class AlertBook {
         }
         // keys quiet for two days are forgotten, so per-client keys cannot pile up; their next
         // episode then falls on another day, which keeps its id distinct
-        history.entrySet().removeIf(en -> !episodes.containsKey(en.getKey()) && en.getValue()[1] > 0
-                && now - en.getValue()[1] > FORGET_AFTER_MILLIS);
+        episodes = SparseMaps.compact(episodes);
+        if (!history.isEmpty()) {
+            history.entrySet().removeIf(en -> !episodes.containsKey(en.getKey()) && en.getValue()[1] > 0
+                    && now - en.getValue()[1] > FORGET_AFTER_MILLIS);
+            history = SparseMaps.compact(history);
+        }
         return out;
     }
 
@@ -195,6 +206,7 @@ public final class AlertBook {
      * restored from the last commit is the same either way, so the replayed firing keeps its id.
      */
     private String nextAlertId(String dedupKey, long startedAt) {
+        history = SparseMaps.writable(history);
         long[] h = history.computeIfAbsent(dedupKey, k -> new long[2]);
         h[0]++;
         h[1] = 0;

@@ -77,6 +77,11 @@ public final class FleetGauges {
      *                 detector's own verdict (pool or per zone, only once targets are known), so gauge and alert agree
      */
     public void publish(String targetGroup, FleetState s, long now, List<Finding> findings) {
+        if (fleets.size() >= maxSeriesKeys && !fleets.containsKey(targetGroup)) {
+            // no gauges for it: nothing to throttle, so nothing is kept per target group past the limit
+            overflow("target group", targetGroup);
+            return;
+        }
         if (!due("tg\n" + targetGroup)) {
             return;
         }

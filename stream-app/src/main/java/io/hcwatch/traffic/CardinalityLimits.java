@@ -4,6 +4,7 @@ import io.hcwatch.config.Settings;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * How many distinct target groups, targets per group, HAProxy hosts and frontends per host one
@@ -36,13 +37,20 @@ public final class CardinalityLimits {
     }
 
     private final Limits limits;
-    private final Names<Names<Void>> groups;
-    private final Names<Names<Void>> hosts;
+    private final ToLongFunction<String> hash;
+    private final Names groups;
+    private final Names hosts;
 
     public CardinalityLimits(Limits limits) {
+        this(limits, CardinalityLimits::hash);
+    }
+
+    /** @param hash the 64-bit hash members (targets, frontends) are kept by; tests give one that collides */
+    CardinalityLimits(Limits limits, ToLongFunction<String> hash) {
         this.limits = limits;
-        this.groups = new Names<>(limits.targetGroups(), limits.idleMillis());
-        this.hosts = new Names<>(limits.hosts(), limits.idleMillis());
+        this.hash = hash;
+        this.groups = new Names(limits.targetGroups(), limits.idleMillis());
+        this.hosts = new Names(limits.hosts(), limits.idleMillis());
     }
 
     /**
@@ -58,20 +66,16 @@ public final class CardinalityLimits {
         return admit(hosts, host, frontend, time, limits.frontendsPerHost(), HOST, FRONTEND);
     }
 
-    private String admit(Names<Names<Void>> outer, String name, String member, long time, int memberLimit, String kind,
+    private String admit(Names outer, String name, String member, long time, int memberLimit, String kind,
                          String memberKind) {
         if (name == null) {
             return null;
         }
-        Names<Void> members = outer.admit(name, time);
+        Members members = outer.admit(name, time);
         if (members == null) {
-            if (!outer.contains(name)) {
-                return kind;
-            }
-            members = new Names<>(memberLimit, limits.idleMillis());
-            outer.attach(name, members);
+            return kind;
         }
-        if (member != null && members.admit(member, time) == null && !members.contains(member)) {
+        if (member != null && !members.admit(hash.applyAsLong(member), time, memberLimit, limits.idleMillis())) {
             return memberKind;
         }
         return null;
@@ -82,49 +86,51 @@ public final class CardinalityLimits {
     }
 
     /**
-     * Names in the order they were last seen, each with the event time it was last seen and what
-     * hangs on it: the least recently seen is the first to check for expiry, so admitting a name
-     * costs O(1) amortised.
+     * A 64-bit hash of a member's name: members are kept by it, not by their names. Two names
+     * with the same hash count as one member (the second is taken for the first: admitted, and
+     * never refused for the limit), so a group could take one name more than its limit per
+     * collision; with 64 bits and at most a few thousand members per group the odds are about
+     * one in 10^12 per group. Not a cryptographic hash: it guards against runaway producers, not
+     * against names crafted to collide.
      */
-    static final class Names<V> {
+    static long hash(String name) {
+        long h = 0x9E3779B97F4A7C15L ^ name.length();
+        for (int i = 0; i < name.length(); i++) {
+            h = (h ^ name.charAt(i)) * 0xFF51AFD7ED558CCDL;
+            h ^= h >>> 29;
+        }
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        return h ^ (h >>> 33);
+    }
+
+    /**
+     * Names in the order they were last seen, each with its members: the least recently seen is
+     * the first to check for expiry, so admitting a name costs O(1) amortised.
+     */
+    static final class Names {
         private final int limit;
         private final long idleMillis;
-        private final LinkedHashMap<String, Entry<V>> seen = new LinkedHashMap<>(16, 0.75f, true);
-
-        private static final class Entry<V> {
-            long lastSeen;
-            V value;
-        }
+        private final LinkedHashMap<String, Members> seen = new LinkedHashMap<>(16, 0.75f, true);
 
         Names(int limit, long idleMillis) {
             this.limit = limit;
             this.idleMillis = idleMillis;
         }
 
-        /**
-         * Admits {@code name} at {@code time}: its value when known (null if none attached yet);
-         * null, and {@link #contains} false, when the limit is reached.
-         */
-        V admit(String name, long time) {
-            Entry<V> e = seen.get(name);
-            if (e == null) {
+        /** Admits {@code name} at {@code time}: its members; null when it is new and the limit is reached. */
+        Members admit(String name, long time) {
+            Members m = seen.get(name);
+            if (m == null) {
                 expire(time);
                 if (seen.size() >= limit) {
                     return null;
                 }
-                e = new Entry<>();
-                seen.put(name, e);
+                m = new Members();
+                seen.put(name, m);
             }
-            e.lastSeen = Math.max(e.lastSeen, time);
-            return e.value;
-        }
-
-        boolean contains(String name) {
-            return seen.containsKey(name);
-        }
-
-        void attach(String name, V value) {
-            seen.get(name).value = value;
+            m.lastSeen = Math.max(m.lastSeen, time);
+            return m;
         }
 
         int size() {
@@ -135,12 +141,124 @@ public final class CardinalityLimits {
             if (idleMillis <= 0) {
                 return;
             }
-            for (Iterator<Map.Entry<String, Entry<V>>> it = seen.entrySet().iterator(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, Members>> it = seen.entrySet().iterator(); it.hasNext(); ) {
                 if (time - it.next().getValue().lastSeen < idleMillis) {
                     return;
                 }
                 it.remove();
             }
+        }
+    }
+
+    /**
+     * The members of one name (a target group's targets, a host's frontends) as an open-addressing
+     * table of name hashes, each with the event time it was last seen: 16 bytes a member against
+     * about 200 for a map entry with its name, and nothing for a name that has none. Sized by the
+     * members it holds; members idle for the idle time are dropped when a new one comes.
+     */
+    static final class Members {
+        /** Event time the name itself was last seen. */
+        long lastSeen;
+        /** Pairs of (hash, last seen); a hash of 0 marks a free pair (a name hashing to 0 is kept as 1). */
+        private long[] table;
+        private int size;
+        /** No member was last seen before this: no expiry scan is needed until the idle time has passed it. */
+        private long oldest = Long.MAX_VALUE;
+
+        /** Admits the member with hash {@code h} at {@code time}; false when it is new and {@code limit} members are live. */
+        boolean admit(long h, long time, int limit, long idleMillis) {
+            long key = h == 0 ? 1 : h;
+            int at = find(key);
+            if (at >= 0) {
+                table[at + 1] = Math.max(table[at + 1], time);
+                return true;
+            }
+            if (idleMillis > 0 && size > 0 && time - oldest >= idleMillis) {
+                rebuild(time, idleMillis);
+            }
+            if (size >= limit) {
+                return false;
+            }
+            if (table == null || (size + 1) * 2 > table.length / 2) {
+                grow();
+            }
+            put(table, key, time);
+            size++;
+            oldest = Math.min(oldest, time);
+            return true;
+        }
+
+        int size() {
+            return size;
+        }
+
+        private int find(long key) {
+            if (table == null) {
+                return -1;
+            }
+            int mask = table.length / 2 - 1;
+            for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+                long k = table[2 * i];
+                if (k == key) {
+                    return 2 * i;
+                }
+                if (k == 0) {
+                    return -1;
+                }
+            }
+        }
+
+        private static int slot(long key, int mask) {
+            return (int) (key ^ (key >>> 32)) & mask;
+        }
+
+        private static void put(long[] into, long key, long time) {
+            int mask = into.length / 2 - 1;
+            int i = slot(key, mask);
+            while (into[2 * i] != 0) {
+                i = (i + 1) & mask;
+            }
+            into[2 * i] = key;
+            into[2 * i + 1] = time;
+        }
+
+        /** At most half the pairs in use, so probes stay short. */
+        private void grow() {
+            copyInto(Math.max(2, table == null ? 2 : table.length), 0, Long.MIN_VALUE);
+        }
+
+        /** Drops the members idle at {@code time}, shrinking the table to what is left. */
+        private void rebuild(long time, long idleMillis) {
+            int live = 0;
+            for (int i = 0; i < table.length; i += 2) {
+                if (table[i] != 0 && time - table[i + 1] < idleMillis) {
+                    live++;
+                }
+            }
+            int pairs = 2;
+            while (pairs < live * 2) {
+                pairs *= 2;
+            }
+            copyInto(pairs, idleMillis, time);
+        }
+
+        /** Copies the members (those not idle at {@code time} when {@code idleMillis} > 0) into a table of {@code pairs} pairs. */
+        private void copyInto(int pairs, long idleMillis, long time) {
+            long[] next = new long[2 * pairs];
+            int n = 0;
+            long min = Long.MAX_VALUE;
+            if (table != null) {
+                for (int i = 0; i < table.length; i += 2) {
+                    if (table[i] != 0 && (idleMillis <= 0 || time - table[i + 1] < idleMillis)) {
+                        put(next, table[i], table[i + 1]);
+                        n++;
+                        min = Math.min(min, table[i + 1]);
+                    }
+                }
+            }
+            table = n == 0 && idleMillis > 0 ? null : next;
+            size = n;
+            oldest = min;
         }
     }
 }

@@ -42,7 +42,10 @@ public final class EntityMemoryBench {
         this.groups = groups;
         this.targets = targets;
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://entity-memory-bench");
-        this.pipeline = new ReplayPipeline(new TopologyConfig(Topics.defaults(), Settings.defaults(),
+        // room for every group and the clock group: the bench measures memory, not the cardinality limit
+        Settings settings = Settings.defaults().with(Map.of("limits.target-groups",
+                String.valueOf(Math.max(groups + 1, Settings.defaults().integer("limits.target-groups")))));
+        this.pipeline = new ReplayPipeline(new TopologyConfig(Topics.defaults(), settings,
                 Decoders.standard(Topics.defaults(), serde, Clock.systemUTC()), serde, new SimpleMeterRegistry(), false),
                 alerts::add, d -> {
                     throw new IllegalStateException("rejected: " + d.getError());

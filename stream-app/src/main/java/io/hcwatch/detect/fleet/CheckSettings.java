@@ -18,7 +18,8 @@ public final class CheckSettings {
 
     public static CheckSettings of(CheckConfig c) {
         CheckSettings s = new CheckSettings();
-        s.path = c.getPath();
+        // interned: most target groups of a fleet check the same path
+        s.path = c.getPath() == null ? null : c.getPath().intern();
         s.intervalMs = c.getIntervalMs();
         s.timeoutMs = c.getTimeoutMs();
         s.healthyThreshold = c.getHealthyThreshold();

@@ -31,7 +31,11 @@ public final class FleetState {
     public StepHistory history;
     public BackendSignals backend = new BackendSignals();
     public ZoneMap zones = new ZoneMap();
-    /** Per target: requests, 5xx and latencies over the gray-failure window (null in state saved before it existed). */
+    /**
+     * Per target: requests, 5xx and latencies over the gray-failure window. Null until the first
+     * access-log summary (most target groups of a health-check input never send one), and in state
+     * saved before it existed.
+     */
     public ServedWindow served;
 
     public FleetState() {
@@ -43,7 +47,6 @@ public final class FleetState {
         s.latency = Latencies.of(settings);
         s.history = StepHistory.empty();
         s.traffic = new TrafficWindow();
-        s.served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
         return s;
     }
 

@@ -2,7 +2,7 @@ package io.hcwatch.detect.fleet;
 
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
-import java.util.HashMap;
+import io.hcwatch.detect.SparseMaps;
 import java.util.Map;
 
 /** Health-check latencies over sliding event-time windows: all checks, failing and passing ones, and the last timeout per target. */
@@ -10,7 +10,8 @@ public final class Latencies {
     public SlidingHistogram all;
     public SlidingHistogram failing;
     public SlidingHistogram passing;
-    public Map<String, Long> timeoutsAt = new HashMap<>();
+    /** The shared empty map while no target has timed out ({@link SparseMaps}). */
+    public Map<String, Long> timeoutsAt = SparseMaps.none();
 
     public Latencies() {
     }
@@ -43,6 +44,18 @@ public final class Latencies {
         all.expire(now);
         failing.expire(now);
         passing.expire(now);
+    }
+
+    void timedOut(String target, long ts) {
+        timeoutsAt = SparseMaps.writable(timeoutsAt);
+        timeoutsAt.put(target, ts);
+    }
+
+    void forget(String target) {
+        if (timeoutsAt.containsKey(target)) {
+            timeoutsAt.remove(target);
+            timeoutsAt = SparseMaps.compact(timeoutsAt);
+        }
     }
 
     /** Timeouts of distinct targets since {@code from}. */

@@ -23,13 +23,17 @@ public final class Pool {
     public Pool() {
     }
 
-    /** Learns the load balancer and platform from a record, keeping the first ones seen. */
+    /**
+     * Learns the load balancer and platform from a record, keeping the first ones seen. Names are
+     * interned: thousands of target groups share a few load balancers, and each record brings its
+     * own copy of the name.
+     */
     void seen(String recordLb, String recordPlatform) {
         if (lb == null && recordLb != null) {
-            lb = recordLb;
+            lb = recordLb.intern();
         }
         if (platform == null && recordPlatform != null) {
-            platform = recordPlatform;
+            platform = recordPlatform.intern();
         }
     }
 
@@ -39,7 +43,7 @@ public final class Pool {
             platform = "alb";
         }
         if (c.getLb() != null) {
-            lb = c.getLb();
+            lb = c.getLb().intern();
         }
         crossZone = c.getCrossZone();
         configuredTargets = c.getRegisteredTargets();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.detect.SparseMaps;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -19,13 +20,14 @@ import java.util.Map;
 public final class Registry {
     /** Event time of the first record of this target group. */
     public long createdAt;
-    public Map<String, TargetRecord> targets = new LinkedHashMap<>();
+    /** In first-seen order; the shared empty map while there are none ({@link SparseMaps}). */
+    public Map<String, TargetRecord> targets = SparseMaps.none();
     /**
      * Targets that left recently (an Auto Scaling group replaces the ones the load balancer marks
      * unhealthy within seconds): kept for the correlation window, so targets that failed and were
      * replaced still count among the failures of their window.
      */
-    public Map<String, TargetRecord> departed = new LinkedHashMap<>();
+    public Map<String, TargetRecord> departed = SparseMaps.none();
     public List<ChurnEvent> churn = new ArrayList<>();
 
     @JsonIgnore
@@ -56,10 +58,14 @@ public final class Registry {
         }
         if (t == null) {
             // new, or back after it left (re-registered): a member, with a fresh history
-            departed.remove(r.getTarget());
+            if (departed.containsKey(r.getTarget())) {
+                departed.remove(r.getTarget());
+                departed = SparseMaps.compact(departed);
+            }
             t = new TargetRecord();
             t.id = r.getTarget();
             t.firstSeen = ts;
+            targets = SparseMaps.writable(targets);
             targets.put(t.id, t);
             byAddress = null;
         }
@@ -71,13 +77,16 @@ public final class Registry {
             t.port = r.getPort();
             byAddress = null;
         }
-        if (r.getAz() != null) {
-            t.zone = r.getAz();
+        if (r.getAz() != null && !r.getAz().equals(t.zone)) {
+            // a few zones and sources for every target: one copy of each name, not one per target
+            t.zone = r.getAz().intern();
         }
         if (r.getRegisteredAt() != null) {
             t.registeredAt = r.getRegisteredAt().toEpochMilli();
         }
-        t.source = r.getSource();
+        if (r.getSource() == null || !r.getSource().equals(t.source)) {
+            t.source = r.getSource() == null ? null : r.getSource().intern();
+        }
         // a late record can be the target's earliest: it was known before, not newly registered
         t.firstSeen = Math.min(t.firstSeen, ts);
         if (ts < t.lastSeen) {
@@ -112,7 +121,7 @@ public final class Registry {
             t.consecutivePasses = 0;
             t.lastFailureAt = ts;
             if ("timeout".equals(outcome)) {
-                latencies.timeoutsAt.put(t.id, ts);
+                latencies.timedOut(t.id, ts);
             }
         }
         String newState = reportedState != null ? reportedState : derivedState(t, check);
@@ -183,35 +192,45 @@ public final class Registry {
      */
     List<String> expireSilent(long now, long silenceMillis, Latencies latencies) {
         List<String> removed = new ArrayList<>();
+        if (targets.isEmpty()) {
+            return removed;
+        }
         for (Iterator<TargetRecord> it = targets.values().iterator(); it.hasNext(); ) {
             TargetRecord t = it.next();
             if (!"haproxy".equals(t.source) && t.lastSeen < now - silenceMillis) {
                 it.remove();
                 removed.add(t.id);
-                latencies.timeoutsAt.remove(t.id);
+                latencies.forget(t.id);
                 t.departedAt = now;
+                departed = SparseMaps.writable(departed);
                 departed.put(t.id, t);
             }
         }
         if (!removed.isEmpty()) {
             byAddress = null;
+            targets = SparseMaps.compact(targets);
         }
         return removed;
     }
 
     /** The target leaves the target group at {@code ts}; it is kept among the departed for a while. */
     private void depart(String id, long ts) {
-        TargetRecord t = targets.remove(id);
+        TargetRecord t = targets.get(id);
         if (t != null) {
+            targets.remove(id);
+            targets = SparseMaps.compact(targets);
             byAddress = null;
             t.departedAt = ts;
+            departed = SparseMaps.writable(departed);
             departed.put(id, t);
         }
     }
 
     /** Forgets targets that left more than {@code keepMillis} before {@code now}. */
     void forgetDeparted(long now, long keepMillis) {
-        departed.values().removeIf(t -> t.departedAt <= now - keepMillis);
+        if (!departed.isEmpty() && departed.values().removeIf(t -> t.departedAt <= now - keepMillis)) {
+            departed = SparseMaps.compact(departed);
+        }
     }
 
     public int healthy() {
@@ -234,6 +253,7 @@ public final class Registry {
             t = new TargetRecord();
             t.id = target;
             t.firstSeen = ts;
+            targets = SparseMaps.writable(targets);
             targets.put(target, t);
             byAddress = null;
         }

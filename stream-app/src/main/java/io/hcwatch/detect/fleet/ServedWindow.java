@@ -2,11 +2,11 @@ package io.hcwatch.detect.fleet;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.hcwatch.detect.SparseMaps;
 import io.hcwatch.traffic.LatencySketch;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,8 @@ public final class ServedWindow {
 
     public long slotMillis;
     public int slots;
-    public Map<String, Served> byTarget = new HashMap<>();
+    /** The shared empty map while no target has served a request in the window ({@link SparseMaps}). */
+    public Map<String, Served> byTarget = SparseMaps.none();
 
     public ServedWindow() {
     }
@@ -34,16 +35,21 @@ public final class ServedWindow {
 
     /** One target's one-second count (5xx = requests - succeeded) and its latency sketch (may be null). */
     void add(String target, long ts, long requests, long succeeded, Histogram latency) {
+        byTarget = SparseMaps.writable(byTarget);
         byTarget.computeIfAbsent(target, k -> new Served(slots)).add(ts, slotMillis, requests, requests - succeeded, latency);
     }
 
     /** Forgets targets that served nothing in the window ending at {@code now}. */
     void expire(long now, long windowMillis) {
+        if (byTarget.isEmpty()) {
+            return;
+        }
         for (Iterator<Served> it = byTarget.values().iterator(); it.hasNext(); ) {
             if (it.next().lastAt <= now - windowMillis) {
                 it.remove();
             }
         }
+        byTarget = SparseMaps.compact(byTarget);
     }
 
     /** Requests, 5xx and latencies in (now - window, now]. */

@@ -19,7 +19,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * values and becomes an HdrHistogram only past {@link #RAW_LIMIT}; histograms start small and
  * grow with the largest value (same buckets as a full-range one, so the same quantiles); slots
  * that leave the window are dropped ({@link #expire}). A target group checked by a handful of
- * targets holds a few hundred bytes here instead of a full-range histogram per slot.
+ * targets holds a few hundred bytes here instead of a full-range histogram per slot. A histogram
+ * that holds nothing (never recorded, or every slot expired) keeps no slot arrays at all: most
+ * target groups never see a failing check, and an idle one sees none.
  */
 public final class SlidingHistogram {
 
@@ -32,6 +34,10 @@ public final class SlidingHistogram {
     private static final Histogram EMPTY = newHistogram();
 
     public long slotMillis;
+    /**
+     * Each slot's start. While nothing is held ({@code slots} null) this is a shared array of empty
+     * starts, never written: it still gives the slot count, and is stored as it always was.
+     */
     public long[] slotStart;
     @JsonIgnore
     private Histogram[] slots;
@@ -54,12 +60,50 @@ public final class SlidingHistogram {
 
     public SlidingHistogram(long windowMillis, int slotCount) {
         this.slotMillis = Math.max(1, windowMillis / slotCount);
-        this.slotStart = new long[slotCount + 1];
+        this.slotStart = noStarts(slotCount + 1);
+    }
+
+    /** All-empty starts by slot count, shared by every histogram holding nothing (filled once, before any thread reads them). */
+    private static final long[][] NO_STARTS = new long[32][];
+
+    static {
+        for (int n = 1; n < NO_STARTS.length; n++) {
+            NO_STARTS[n] = new long[n];
+            Arrays.fill(NO_STARTS[n], Long.MIN_VALUE);
+        }
+    }
+
+    /** The shared all-empty starts of {@code ring} slots (a fresh array for unusually many slots). */
+    private static long[] noStarts(int ring) {
+        if (ring > 0 && ring < NO_STARTS.length) {
+            return NO_STARTS[ring];
+        }
+        long[] starts = new long[ring];
+        Arrays.fill(starts, Long.MIN_VALUE);
+        return starts;
+    }
+
+    private void allocate() {
+        slotStart = new long[slotStart.length];
         Arrays.fill(slotStart, Long.MIN_VALUE);
-        this.slots = new Histogram[slotCount + 1];
+        slots = new Histogram[slotStart.length];
+    }
+
+    /** Drops every slot array and cache: the histogram holds nothing until its next sample. */
+    private void release() {
+        slotStart = noStarts(slotStart.length);
+        slots = null;
+        raw = null;
+        rawCount = null;
+        merged = null;
+        mergedStarts = null;
+        encoded = null;
     }
 
     public void record(long ts, long valueMs) {
+        if (slots == null) {
+            allocate();
+        }
         long start = Math.floorDiv(ts, slotMillis) * slotMillis;
         int i = (int) Math.floorMod(Math.floorDiv(ts, slotMillis), slotStart.length);
         if (slotStart[i] != start) {
@@ -86,8 +130,8 @@ public final class SlidingHistogram {
             return;
         }
         if (raw == null) {
-            raw = new int[slotStart.length][];
-            rawCount = new int[slotStart.length];
+            raw = new int[slots.length][];
+            rawCount = new int[slots.length];
         }
         int n = rawCount[i];
         if (n == RAW_LIMIT) {
@@ -145,6 +189,9 @@ public final class SlidingHistogram {
      * no samples.
      */
     public void expire(long now) {
+        if (slots == null) {
+            return;
+        }
         long span = slotMillis * (slotStart.length - 1);
         boolean any = false;
         for (int i = 0; i < slotStart.length; i++) {
@@ -154,15 +201,15 @@ public final class SlidingHistogram {
             any |= holds(i);
         }
         if (!any) {
-            merged = null;
-            mergedStarts = null;
-            raw = null;
-            rawCount = null;
+            release();
         }
     }
 
     /** Samples in (now - window, now]; the returned histogram must not be modified. */
     public Histogram window(long now, long windowMillis) {
+        if (slots == null) {
+            return EMPTY;
+        }
         if (merged != null && sameSlots(now, windowMillis)) {
             return merged;
         }
@@ -209,6 +256,9 @@ public final class SlidingHistogram {
 
     @JsonProperty("slots")
     List<String> encodedSlots() {
+        if (slots == null) {
+            return Arrays.asList(new String[slotStart.length]);
+        }
         if (encoded == null || encoded.length != slots.length) {
             encoded = new String[slots.length];
         }

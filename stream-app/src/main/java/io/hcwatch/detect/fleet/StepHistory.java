@@ -46,8 +46,9 @@ public final class StepHistory {
         while (size > 0 && at[index(0)] <= oldest && !runGoesOn(oldest, stepMillis)) {
             size--;
         }
-        if (at.length > INITIAL && size < at.length / 4) {
-            resize(Math.max(INITIAL, size * 2));
+        if (at.length > 1 && size <= at.length / 4) {
+            // down to two entries: an idle target group keeps one, the run of empty steps
+            resize(Math.max(1, size * 2));
         }
         boolean empty = Double.isNaN(p50) && Double.isNaN(p99) && healthy == 0 && requestRate == 0 && known == 0;
         if (empty && size > 0 && isEmpty(index(size - 1))) {

@@ -2,6 +2,7 @@ package io.hcwatch.detect.fleet;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.detect.SparseMaps;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -17,8 +18,9 @@ import java.util.Map;
  */
 public final class ZoneMap {
 
-    public Map<String, String> byTarget = new LinkedHashMap<>();
-    public Map<String, List<String>> cidrs = new LinkedHashMap<>();
+    /** The shared empty maps until a config names targets or subnets ({@link SparseMaps}). */
+    public Map<String, String> byTarget = SparseMaps.none();
+    public Map<String, List<String>> cidrs = SparseMaps.none();
 
     @JsonIgnore
     private List<Subnet> subnets;
@@ -40,6 +42,8 @@ public final class ZoneMap {
                 cidrs.put(zone.toString(), copy);
             });
         }
+        byTarget = SparseMaps.compact(byTarget);
+        cidrs = SparseMaps.compact(cidrs);
         subnets = null;
     }
 

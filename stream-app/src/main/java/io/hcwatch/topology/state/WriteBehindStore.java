@@ -91,18 +91,25 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
             value = create.apply(key);
             live.put(key, value);
         }
-        dirty.add(key);
+        markDirty(key);
         return value;
     }
 
     public void put(String key, V value) {
         live.put(key, value);
-        dirty.add(key);
+        markDirty(key);
     }
 
     /** Records that the object held for {@code key} was changed in place. */
     public void markChanged(String key) {
-        if ((inner != null || written != null) && live.containsKey(key)) {
+        if (live.containsKey(key)) {
+            markDirty(key);
+        }
+    }
+
+    /** A detached store writes nothing at commit: it keeps no set of changed keys, which would hold every key of a replay. */
+    private void markDirty(String key) {
+        if (inner != null || written != null) {
             dirty.add(key);
         }
     }

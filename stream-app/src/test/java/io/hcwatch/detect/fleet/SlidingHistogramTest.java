@@ -88,10 +88,15 @@ class SlidingHistogramTest {
         sliding.expire(T0 + 70_000);
         assertThat(sliding.encodedSlots().stream().filter(java.util.Objects::nonNull)).hasSize(1);
         sliding.expire(T0 + 100_000);
-        assertThat(sliding.encodedSlots()).containsOnlyNulls();
+        assertThat(sliding.encodedSlots()).hasSize(7).containsOnlyNulls();
+        assertThat(sliding.slotStart).hasSize(7).containsOnly(Long.MIN_VALUE);
         assertThat(sliding.window(T0 + 100_000, 60_000).getTotalCount()).isZero();
+        // another histogram that holds nothing shares the empty starts: recording here must not touch them
+        SlidingHistogram other = new SlidingHistogram(60_000, 6);
         sliding.record(T0 + 100_000, 300);
         assertThat(sliding.window(T0 + 100_000, 60_000).getTotalCount()).isEqualTo(1);
+        assertThat(other.slotStart).containsOnly(Long.MIN_VALUE);
+        assertThat(other.window(T0 + 100_000, 60_000).getTotalCount()).isZero();
     }
 
     /** The same samples in a histogram that has never handed out a window. */

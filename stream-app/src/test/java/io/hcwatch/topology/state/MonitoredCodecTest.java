@@ -82,6 +82,47 @@ class MonitoredCodecTest {
         assertThat(fromRestored).isEqualTo(fromOriginal);
     }
 
+    /**
+     * An idle target group keeps no maps or slot arrays in memory (shared empty ones stand in for
+     * them): it is still written with every field it always had, reads back to the same bytes, and
+     * takes checks and raises alerts again as a fresh state read from the changelog does.
+     */
+    @Test
+    void anIdleTargetGroupIsWrittenAsBeforeAndComesBackToLife() {
+        MonitorHarness<FleetState> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()),
+                Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")));
+        Monitored<FleetState> idle = monitor.newKey("tg", null);
+        for (long t = T0; t < T0 + 60_000; t += 10_000) {
+            for (int i = 0; i < 4; i++) {
+                HealthCheckResult r = check(i, t + i, true);
+                monitor.feed(idle, r, r.getTs().toEpochMilli());
+            }
+        }
+        long later = T0 + 3 * 3_600_000L;
+        monitor.reach(idle, later);
+        assertThat(idle.state.targets()).isEmpty();
+        String json = new String(fleetCodec.encode(idle), StandardCharsets.UTF_8);
+        for (String field : List.of("\"targets\":{}", "\"departed\":{}", "\"timeoutsAt\":{}", "\"episodes\":{}", "\"history\":{}",
+                "\"holding\":{}", "\"byTarget\":{}", "\"cidrs\":{}", "\"slotStart\":[" + Long.MIN_VALUE + ",")) {
+            assertThat(json).contains(field);
+        }
+        Monitored<FleetState> restored = fleetCodec.decode(json.getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(fleetCodec.encode(restored), StandardCharsets.UTF_8)).isEqualTo(json);
+
+        List<String> fromIdle = new ArrayList<>();
+        List<String> fromRestored = new ArrayList<>();
+        for (long t = later + 10_000; t < later + 150_000; t += 10_000) {
+            for (int i = 0; i < 12; i++) {
+                HealthCheckResult r = check(i, t + i, t < later + 60_000 || i % 2 == 1);
+                monitor.feed(idle, r, r.getTs().toEpochMilli()).forEach(n -> fromIdle.add(describe(n)));
+                monitor.feed(restored, r, r.getTs().toEpochMilli()).forEach(n -> fromRestored.add(describe(n)));
+            }
+        }
+        assertThat(fromIdle).anyMatch(d -> d.startsWith("correlated_failure/tg"));
+        assertThat(fromRestored).isEqualTo(fromIdle);
+        assertThat(fleetCodec.encode(restored)).isEqualTo(fleetCodec.encode(idle));
+    }
+
     @Test
     void aTargetGroupWrittenByTheLastUnversionedReleaseIsReadWithItsTargetsCheckChangeAndAlerts() {
         Monitored<FleetState> m = fleetCodec.decode(golden("fleet-prod-web-tg.json"));
