@@ -33,6 +33,18 @@ class DeployConfigTest {
                 .isEqualTo(java.util.Map.of("alb", java.time.Duration.ofMinutes(10), "alb-health", java.time.Duration.ofMinutes(10)));
     }
 
+    @Test
+    void theHandWrittenZoneConfigParsesWithZonesForRawLogLines() throws IOException {
+        String line = Files.readString(RepoFiles.resolve("deploy/lb-config-web-tg.jsonl")).strip();
+        io.hcwatch.parse.ParseResult<io.hcwatch.avro.v1.LbConfig> parsed = new io.hcwatch.parse.LbConfigJson().parse(line);
+        assertThat(parsed).isInstanceOf(io.hcwatch.parse.ParseResult.Ok.class);
+        io.hcwatch.avro.v1.LbConfig config = ((io.hcwatch.parse.ParseResult.Ok<io.hcwatch.avro.v1.LbConfig>) parsed).value();
+        assertThat(config.getId()).isEqualTo("web-tg");
+        assertThat(config.getTargetZones()).as("no collector: no target map").isNull();
+        assertThat(config.getZoneCidrs().keySet()).extracting(Object::toString)
+                .containsExactlyInAnyOrder("us-east-1a", "us-east-1b", "us-east-1c");
+    }
+
     private static Properties properties(String file) throws IOException {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(RepoFiles.resolve(file))) {
