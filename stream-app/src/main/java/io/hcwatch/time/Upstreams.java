@@ -176,10 +176,18 @@ public final class Upstreams {
         return table;
     }
 
-    /** After a restart: the saved reports, each counted as heard just now. */
+    /**
+     * After a restart: the saved reports, each counted as heard just now and active. "Idle" spoke
+     * for the stopped run's ingest; its successor may start reading seconds after another
+     * partition's (a task still restoring, a starved thread), and an upstream still counted idle
+     * would let the watermark run ahead of everything that partition has yet to send. So each is
+     * waited for until its new ingest reports (progress, or idle once it finds its partition quiet)
+     * or the silent timeout passes.
+     */
     public void restore(Map<String, Upstream> saved, long wallNow) {
         table.clear();
         saved.forEach((id, u) -> {
+            u.idle = false;
             u.heardAtWall = wallNow;
             u.heardAtTick = ticks;
             u.firstAtWall = wallNow;

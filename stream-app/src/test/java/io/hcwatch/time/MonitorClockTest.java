@@ -244,6 +244,37 @@ class MonitorClockTest {
         assertThat(after.seen).containsExactly("a@5", "b@7", "step@10", "a@15");
     }
 
+    @Test
+    void anUpstreamThatWasIdleWhenTheAppStoppedIsWaitedForAfterARestartUntilItsNewIngestReports() {
+        // the input ended before the crash: both partitions had gone idle
+        clock.report("a", T0 + 10_000, false, wall, keys);
+        clock.report("b", T0 + 10_000, false, wall, keys);
+        clock.report("a", T0 + 10_000, true, wall + 3_000, keys);
+        clock.report("b", T0 + 10_000, true, wall + 3_000, keys);
+
+        // after the restart partition a's task runs first and reads two minutes; b's task is still starting
+        MonitorClock<String> restarted = new MonitorClock<>(STEP, GRACE, IDLE, MAX_LAG, true);
+        long later = wall + 60_000;
+        restarted.restore(clock.watermark(), clock.lastStep(), copy(clock.upstreams()), clock.held(), later);
+        Recorder after = new Recorder();
+        for (long t = T0 + 15_000; t <= T0 + 130_000; t += 5_000) {
+            restarted.offer("k", "a@" + (t - T0) / 1000, t, later, after);
+        }
+        restarted.report("a", T0 + 130_000, false, later, after);
+        // "idle" described the stopped run's ingest: b is waited for as any upstream that has yet to report
+        assertThat(after.seen).isEmpty();
+        assertThat(restarted.watermark()).isEqualTo(T0 + 10_000);
+
+        restarted.offer("k", "b@12", T0 + 12_000, later + 1_000, after);
+        restarted.report("b", T0 + 12_000, false, later + 1_000, after);
+        assertThat(after.seen).containsExactly("b@12");
+        assertThat(after.late).isEmpty();
+
+        // and if b's task never comes back, only for the silent timeout
+        restarted.wallTick(later + IDLE + 1_001, after);
+        assertThat(restarted.watermark()).isEqualTo(T0 + 130_000);
+    }
+
     private static java.util.Map<String, Upstreams.Upstream> copy(Upstreams upstreams) {
         java.util.Map<String, Upstreams.Upstream> out = new java.util.LinkedHashMap<>();
         upstreams.table().forEach((id, u) -> {
