@@ -272,6 +272,11 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             haproxyHosts.named(s.getHost());
             send(Destination.HOST, s.getHost(), s, ts);
             secondsSent = true;
+            // the host's heartbeat: telemetry_gap tells a log-shipping gap from a host gone
+            if (firstOfItsSecond(s.getHost(), ts)) {
+                send(Destination.FEED, FeedDetection.key(FeedDetection.HAPROXY, s.getHost()),
+                        FeedDetection.pollOf(s.getHost(), ts), ts);
+            }
         } else {
             throw new IllegalStateException("no route for " + r.getClass().getSimpleName());
         }
@@ -398,16 +403,21 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
      * when a feed that was sending stops.
      */
     private void feedSeen(String name, long time) {
-        if (name == null || !source.paces().contains(Destination.FEED)) {
+        if (name == null || !source.paces().contains(Destination.FEED) || !firstOfItsSecond(name, time)) {
             return;
         }
+        send(Destination.FEED, FeedDetection.key(source.id(), name), new FeedSeen(source.id(), name, time), time);
+    }
+
+    /** Whether {@code time} is in a newer second than this partition last told the feed monitor about {@code name}. */
+    private boolean firstOfItsSecond(String name, long time) {
         long second = Math.floorDiv(time, 1000) * 1000;
         Long last = feedSeconds.get(name);
         if (last != null && last >= second) {
-            return;
+            return false;
         }
         feedSeconds.put(name, second);
-        send(Destination.FEED, FeedDetection.key(source.id(), name), new FeedSeen(source.id(), name, time), time);
+        return true;
     }
 
     private void send(Destination destination, String key, SpecificRecord r, long eventTime) {

@@ -83,7 +83,22 @@ public final class SpaceSaving {
         siftDown(0);
     }
 
-    /** Merges another sketch: its counters plus, for keys it lacks, its floor as possible error. */
+    /**
+     * Adds another sketch's counters (its {@link #counters()} and {@link #total()}) as if each key
+     * had been added here with that count and error; what the other sketch counted but does not list
+     * ({@code otherTotal} less its counters) only adds to the total. The other sketch's floor is not
+     * used: a key this sketch holds and the other does not list gets nothing for the occurrences the
+     * other may have folded into its floor, and a key only the other lists gets this sketch's floor
+     * only if it evicts a counter.
+     *
+     * <p>So after merging sketches that were full, {@code count - error} of every counter is still a
+     * lower bound on the key's true count (each side's is, and an eviction passes it on unchanged:
+     * the flood detectors fire on that alone), but a count may be below the true count and
+     * {@link #floor()} no longer bounds the keys not listed. The merge of Cafaro et al.'s parallel
+     * Space-Saving restores both by crediting a key listed on one side only with the other side's
+     * smallest counter, as count and as error; it needs each side's floor, which the stored
+     * per-second summaries do not keep.
+     */
     public void merge(List<HeavyHitter> hitters, long otherTotal) {
         long listed = 0;
         for (HeavyHitter h : hitters) {
@@ -93,7 +108,7 @@ public final class SpaceSaving {
         total += Math.max(0, otherTotal - listed);
     }
 
-    /** Upper bound on the true count of any key not listed. */
+    /** Upper bound on the true count of any key not listed, for a sketch fed by {@code add} alone (see {@link #merge}). */
     public long floor() {
         return size < capacity ? 0 : heap[0].count;
     }

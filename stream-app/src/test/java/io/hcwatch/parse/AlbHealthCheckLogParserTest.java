@@ -8,6 +8,8 @@ import io.hcwatch.avro.v1.TargetState;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class AlbHealthCheckLogParserTest {
 
@@ -62,6 +64,47 @@ class AlbHealthCheckLogParserTest {
         assertThat(r.getState()).isEqualTo(TargetState.initial);
         assertThat(r.getReason()).isEqualTo("Elb.InitialHealthChecking");
         assertThat(r.getOutcome()).isEqualTo(CheckOutcome.other);
+    }
+
+    /**
+     * Each state the ELB API gives a target, with the reason codes it documents for that state
+     * (TargetHealth: {@code Elb.*} and {@code Target.*}) and the check results of the EC2
+     * ApplicationStatusReason codes. In {@code initial} only a named failure is an outcome the fleet
+     * counts (see Registry.hasVerdict); {@code other} there means "no verdict yet".
+     */
+    @ParameterizedTest(name = "{0} {1} {2} -> {3} {4}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # status           | status_code | reason_code                     | state       | outcome
+            healthy            | 200         | -                               | healthy     | pass
+            healthy            | 200         | ResponseCodeMatched             | healthy     | pass
+            initial            | -           | Elb.RegistrationInProgress      | initial     | other
+            initial            | 200         | Elb.InitialHealthChecking       | initial     | other
+            initial            | 200         | ResponseCodeMatched             | initial     | pass
+            initial            | -           | Target.Timeout                  | initial     | timeout
+            initial            | 503         | ResponseCodeMismatch            | initial     | http_status
+            unhealthy          | -           | Target.Timeout                  | unhealthy   | timeout
+            unhealthy          | -           | ResponseTimeout                 | unhealthy   | timeout
+            unhealthy          | -           | ConnectionTimeout               | unhealthy   | timeout
+            unhealthy          | 503         | Target.ResponseCodeMismatch     | unhealthy   | http_status
+            unhealthy          | -           | ConnectionRefused               | unhealthy   | connect_error
+            unhealthy          | -           | ConnectionReset                 | unhealthy   | connect_error
+            unhealthy          | 500         | Target.FailedHealthChecks       | unhealthy   | http_status
+            unhealthy          | -           | Target.FailedHealthChecks       | unhealthy   | other
+            unhealthy          | -           | Elb.InternalError               | unhealthy   | other
+            draining           | -           | Target.DeregistrationInProgress | draining    | other
+            unused             | -           | Target.NotInUse                 | unused      | other
+            unavailable        | -           | Elb.InternalError               | unavailable | other
+            """)
+    void statusStatusCodeAndReasonCodeMapToStateAndOutcome(String status, String code, String reason,
+                                                           TargetState state, CheckOutcome outcome) {
+        String line = "http 2026-03-03T14:32:47.130000Z 0.003 10.0.2.31:8080"
+                + " arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/prod-web-tg/6d0ecf831eec9f09 "
+                + status + " " + code + " " + reason;
+        ParseResult<HealthCheckResult> result = parser.parse(line);
+        assertThat(result).as(line).isInstanceOf(ParseResult.Ok.class);
+        HealthCheckResult r = ((ParseResult.Ok<HealthCheckResult>) result).value();
+        assertThat(r.getState()).as(line).isEqualTo(state);
+        assertThat(r.getOutcome()).as(line).isEqualTo(outcome);
     }
 
     @Test

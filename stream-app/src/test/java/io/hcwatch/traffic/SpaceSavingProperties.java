@@ -52,4 +52,31 @@ class SpaceSavingProperties {
             assertThat(counted).isEqualTo(exact);
         }
     }
+
+    /**
+     * Merging: sketches of consecutive slices of a stream, merged as the flood monitor merges a
+     * window's seconds. Totals add up and every guaranteed count is a lower bound on the true count
+     * (what merge promises); counts are not checked as upper bounds, which merge does not promise.
+     */
+    @Property(tries = 300)
+    void mergedGuaranteedCountsAreLowerBounds(@ForAll @Size(max = 2000) List<@IntRange(min = 0, max = 40) Integer> stream,
+            @ForAll @IntRange(min = 1, max = 12) int capacity, @ForAll @IntRange(min = 1, max = 8) int slices) {
+        SpaceSaving merged = new SpaceSaving(capacity);
+        Map<String, Long> exact = new HashMap<>();
+        int per = Math.max(1, (stream.size() + slices - 1) / slices);
+        for (int from = 0; from < stream.size(); from += per) {
+            SpaceSaving slice = new SpaceSaving(capacity);
+            for (int k : stream.subList(from, Math.min(stream.size(), from + per))) {
+                String key = "10.0.0." + k;
+                slice.add(key, 1);
+                exact.merge(key, 1L, Long::sum);
+            }
+            merged.merge(slice.counters(), slice.total());
+        }
+        assertThat(merged.total()).isEqualTo(stream.size());
+        assertThat(merged.size()).isLessThanOrEqualTo(capacity);
+        for (HeavyHitter h : merged.all()) {
+            assertThat(h.getCount() - h.getError()).as(h.getKey()).isLessThanOrEqualTo(exact.get(h.getKey()));
+        }
+    }
 }

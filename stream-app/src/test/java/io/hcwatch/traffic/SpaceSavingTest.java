@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.avro.internal.HeavyHitter;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +61,36 @@ class SpaceSavingTest {
         assertThat(merged.total()).isEqualTo(400);
         assertThat(merged.top(1).get(0).getKey()).isEqualTo("heavy");
         assertThat(merged.top(1).get(0).getCount()).isGreaterThanOrEqualTo(200);
+    }
+
+    /**
+     * Worked by hand: b (capacity 2) sees x twice, y four times, z three times; z evicts x (the
+     * smallest, 2), so b lists y=4 and z=5 with error 2, and x's two occurrences hide in b's floor.
+     * Merged with a (x five times), x counts 5 although it occurred 7 times: merge does not credit
+     * b's floor to keys b does not list. Every guaranteed count (count - error) stays a lower bound.
+     */
+    @Test
+    void mergeKeepsGuaranteedCountsButNotTheOtherSketchsFloor() {
+        SpaceSaving a = new SpaceSaving(2);
+        a.add("x", 5);
+        SpaceSaving b = new SpaceSaving(2);
+        b.add("x", 2);
+        b.add("y", 4);
+        b.add("z", 3);
+        assertThat(b.counters()).containsExactlyInAnyOrder(new HeavyHitter("y", 4L, 0L), new HeavyHitter("z", 5L, 2L));
+        assertThat(b.floor()).isEqualTo(4);
+
+        SpaceSaving merged = new SpaceSaving(4);
+        merged.merge(a.counters(), a.total());
+        merged.merge(b.counters(), b.total());
+
+        assertThat(merged.total()).isEqualTo(14);
+        assertThat(merged.all()).containsExactly(new HeavyHitter("x", 5L, 0L), new HeavyHitter("z", 5L, 2L),
+                new HeavyHitter("y", 4L, 0L));
+        Map<String, Long> truth = Map.of("x", 7L, "y", 4L, "z", 3L);
+        assertThat(merged.all()).allSatisfy(h ->
+                assertThat(h.getCount() - h.getError()).as(h.getKey()).isLessThanOrEqualTo(truth.get(h.getKey())));
+        assertThat(merged.all().get(0).getCount()).as("x: below its 7, b's floor not credited").isLessThan(truth.get("x"));
     }
 
     @Test

@@ -310,11 +310,30 @@ class ScenarioTest {
                 + (a.getEventTime().toEpochMilli() - result.onsetMillis()) / 1000 + "s").collect(Collectors.joining(", "));
     }
 
+    /**
+     * The part of the scope that tells alerts of one type apart. A client_flood on request rates is
+     * judged per frontend summed over the hosts that serve it, so it names no host; one on a request
+     * key names no client, and its key is what it is about; one on slots is judged per host and
+     * frontend. A host alone (telemetry_gap) is named too.
+     */
     private static String scopeNote(Alert a) {
-        String where = a.getScope().getClient() != null ? a.getScope().getClient()
-                : a.getScope().getTarget() != null ? a.getScope().getTarget()
-                : a.getScope().getZone() != null ? a.getScope().getZone()
-                : a.getScope().getFrontend() != null ? a.getScope().getHost() + "/" + a.getScope().getFrontend() : null;
+        io.hcwatch.avro.v1.AlertScope s = a.getScope();
+        String where;
+        if (s.getClient() != null) {
+            where = s.getHost() != null && s.getFrontend() != null
+                    ? s.getHost() + "/" + s.getFrontend() + " " + s.getClient() : s.getClient();
+        } else if (s.getTarget() != null) {
+            where = s.getTarget();
+        } else if (s.getZone() != null) {
+            where = s.getZone();
+        } else if (s.getFrontend() != null) {
+            where = (s.getHost() == null ? "" : s.getHost() + "/") + s.getFrontend();
+            if (a.getDetails().get("key") != null) {
+                where += ", request key " + a.getDetails().get("key");
+            }
+        } else {
+            where = s.getHost();
+        }
         return where == null ? "" : " (" + where + ")";
     }
 }

@@ -18,7 +18,12 @@ public final class AlbChecks {
     private AlbChecks() {
     }
 
-    /** {@code unhealthy.draining} drains; an unknown state (newer than this code) is null. */
+    /**
+     * An unknown state (newer than this code) is null. {@code unhealthy.draining} is a target that
+     * failed its checks and finishes its in-flight requests before its connections are cut
+     * (unhealthy connection termination off): it failed and stays registered, as the ALB
+     * health-check log parser reads it, not one on its way out like {@code draining}.
+     */
     static TargetState state(String state) {
         if (state == null) {
             return null;
@@ -26,9 +31,9 @@ public final class AlbChecks {
         return switch (state) {
             case "initial" -> TargetState.initial;
             case "healthy" -> TargetState.healthy;
-            case "unhealthy" -> TargetState.unhealthy;
+            case "unhealthy", "unhealthy.draining" -> TargetState.unhealthy;
             case "unused" -> TargetState.unused;
-            case "draining", "unhealthy.draining" -> TargetState.draining;
+            case "draining" -> TargetState.draining;
             case "unavailable" -> TargetState.unavailable;
             default -> null;
         };

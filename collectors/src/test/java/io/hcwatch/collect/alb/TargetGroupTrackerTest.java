@@ -90,6 +90,19 @@ class TargetGroupTrackerTest {
     }
 
     @Test
+    void anUnhealthyTargetDrainingItsRequestsIsAFailingTargetStillRegistered() {
+        TargetGroupTracker t = new TargetGroupTracker(WEB, ZoneLookup.fromTargetHealth());
+        List<Outgoing> out = t.health(List.of(ip("10.0.1.5", "us-east-1a", "healthy", null, null),
+                ip("10.0.2.5", "us-east-1b", "unhealthy.draining", "Target.Timeout", null)), 1_000);
+
+        assertThat(results(out)).filteredOn(r -> r.getTargetIp().equals("10.0.2.5")).singleElement().satisfies(r -> {
+            assertThat(r.getState()).isEqualTo(TargetState.unhealthy);
+            assertThat(r.getOutcome()).isEqualTo(CheckOutcome.timeout);
+        });
+        assertThat(configs(out)).singleElement().satisfies(c -> assertThat(c.getRegisteredTargets()).isEqualTo(2));
+    }
+
+    @Test
     void aTargetThatLeftIsPublishedOnceAsUnusedNotRegistered() {
         TargetGroupTracker t = new TargetGroupTracker(WEB, ZoneLookup.fromTargetHealth());
         t.health(List.of(ip("10.0.1.5", "us-east-1a", "draining", "Target.DeregistrationInProgress", null)), 1_000);

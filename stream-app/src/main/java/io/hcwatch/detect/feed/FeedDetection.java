@@ -11,6 +11,14 @@ import java.util.List;
  */
 public final class FeedDetection implements Detection<FeedState> {
 
+    /** The source of HAProxy's logs, whose feeds the collector's polls vouch for. */
+    public static final String HAPROXY = "haproxy";
+    /**
+     * The source of the collector's polls of HAProxy hosts: not a feed of its own but the heartbeat
+     * of the host's {@link #HAPROXY} feed, keyed like it ({@link #pollOf}).
+     */
+    public static final String POLLS = "haproxy-stats";
+
     private final GapSettings settings;
     private final List<Detector<FeedState>> detectors;
 
@@ -24,15 +32,26 @@ public final class FeedDetection implements Detection<FeedState> {
         return source + "/" + name;
     }
 
+    /** The collector's poll of HAProxy host {@code host} at {@code ts}, for the feed monitor key {@code key(HAPROXY, host)}. */
+    public static FeedSeen pollOf(String host, long ts) {
+        return new FeedSeen(POLLS, host, ts);
+    }
+
     @Override
     public FeedState newState(String key, Object first) {
         FeedSeen f = seen(first);
-        return FeedState.of(f.getSource(), f.getName(), f.getTs());
+        return POLLS.equals(f.getSource()) ? FeedState.polledOnly(HAPROXY, f.getName(), f.getTs())
+                : FeedState.of(f.getSource(), f.getName(), f.getTs());
     }
 
     @Override
     public void apply(FeedState state, Object record, long now) {
-        state.seen(seen(record).getTs(), settings.allowedSilence(state));
+        FeedSeen f = seen(record);
+        if (POLLS.equals(f.getSource())) {
+            state.polled(f.getTs());
+        } else {
+            state.seen(f.getTs(), settings.allowedSilence(state));
+        }
     }
 
     private static FeedSeen seen(Object record) {

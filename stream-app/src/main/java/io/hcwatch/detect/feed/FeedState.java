@@ -19,6 +19,12 @@ public final class FeedState {
     public long hourStart;
     public long usualGapThisHour;
     public long usualGapLastHour;
+    /**
+     * Event time of the collector's newest poll of this HAProxy host (haproxy feeds only; 0: never
+     * polled). A poll says the host and HAProxy are up, so a silence of the logs while it goes on is
+     * the shipping that stopped, not the host.
+     */
+    public long lastPolled;
 
     public FeedState() {
     }
@@ -33,6 +39,25 @@ public final class FeedState {
         return s;
     }
 
+    /** A feed the collector's polls of its host created before any of its data arrived. */
+    public static FeedState polledOnly(String source, String name, long polled) {
+        FeedState s = new FeedState();
+        s.source = source;
+        s.name = name;
+        s.lastPolled = polled;
+        return s;
+    }
+
+    /** Whether any of the feed's own data has arrived (a feed known only from polls has sent none). */
+    public boolean sentData() {
+        return lastSeen > 0;
+    }
+
+    /** The collector polled the host at {@code time}; a late poll does not move it back. */
+    public void polled(long time) {
+        lastPolled = Math.max(lastPolled, time);
+    }
+
     /** The longest normal silence of the last one to two hours. */
     public long usualGap() {
         return Math.max(usualGapThisHour, usualGapLastHour);
@@ -43,6 +68,12 @@ public final class FeedState {
      * {@code allowed} (the silence that would have been a gap) is remembered as normal for this feed.
      */
     public void seen(long time, long allowed) {
+        if (!sentData()) {
+            firstSeen = time;
+            lastSeen = time;
+            hourStart = Math.floorDiv(time, HOUR) * HOUR;
+            return;
+        }
         firstSeen = Math.min(firstSeen, time);
         if (time <= lastSeen) {
             return;

@@ -26,13 +26,20 @@ public final class TelemetryGapDetector implements Detector<FeedState> {
     public List<Finding> judge(FeedState s, long now) {
         long after = settings.allowedSilence(s);
         long silent = now - s.lastSeen;
-        if (after <= 0 || silent <= after) {
+        if (after <= 0 || !s.sentData() || silent <= after) {
             return List.of();
         }
-        boolean host = "haproxy".equals(s.source);
+        boolean host = FeedDetection.HAPROXY.equals(s.source);
         Scope scope = host ? new Scope(null, null, null, s.name, null, null) : new Scope(s.name, null, null, null, null, null);
-        String summary = String.format("no %s telemetry from %s %s for %s (its normal delay is at most %s)",
-                s.source, host ? "host" : "load balancer", s.name, Fmt.duration(silent), Fmt.duration(after));
+        String polls = polls(s, now, after);
+        String summary = String.format("no %s telemetry from %s %s for %s (its normal delay is at most %s)%s",
+                s.source, host ? "host" : "load balancer", s.name, Fmt.duration(silent), Fmt.duration(after),
+                switch (polls) {
+                    case "continuing" -> "; the collector still polls it (HAProxy is up): its log shipping stopped,"
+                            + " check rsyslog and its omkafka action on the host";
+                    case "stopped" -> "; the collector's polls of it stopped too: the host or HAProxy is gone";
+                    default -> "";
+                });
         return List.of(new Finding(AlertType.TELEMETRY_GAP, AlertType.TELEMETRY_GAP.id() + "/" + FeedDetection.key(s.source, s.name),
                 Severity.ERROR, scope, summary,
                 Finding.newDetails()
@@ -42,7 +49,21 @@ public final class TelemetryGapDetector implements Detector<FeedState> {
                         .put("silent_for", Fmt.duration(silent))
                         .put("gap_after", Fmt.duration(after))
                         .put("usual_gap", Fmt.duration(s.usualGap()))
+                        .put("polls", polls.isEmpty() ? null : polls)
+                        .put("last_polled", s.lastPolled > 0 ? Fmt.instant(s.lastPolled) : null)
                         .build(),
                 s.lastSeen, now));
+    }
+
+    /**
+     * What the collector's polls of a silent HAProxy host say: {@code continuing} when one came within
+     * the silence the logs are allowed, {@code stopped} when they have gone quiet too, empty when the
+     * host was never polled (no collector, or not an HAProxy feed).
+     */
+    private static String polls(FeedState s, long now, long after) {
+        if (s.lastPolled <= 0) {
+            return "";
+        }
+        return now - s.lastPolled <= after ? "continuing" : "stopped";
     }
 }

@@ -27,6 +27,9 @@ public final class Latencies {
     void record(HealthCheckResult r, long ts) {
         if (r.getLatencyMs() != null) {
             all.record(ts, r.getLatencyMs());
+            if (!Registry.hasVerdict(r)) {
+                return;
+            }
             if (r.getOutcome() != CheckOutcome.pass) {
                 failing.record(ts, r.getLatencyMs());
             } else {

@@ -1,7 +1,9 @@
 package io.hcwatch.detect.fleet;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.TargetState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -82,14 +84,19 @@ public final class Registry {
             return true;
         }
         t.lastSeen = ts;
+        if (t.firstLatencyMs == null) {
+            t.firstLatencyMs = r.getLatencyMs();
+        }
+        if (!hasVerdict(r)) {
+            t.state = "initial";
+            t.sawInitial = true;
+            return true;
+        }
         String outcome = r.getOutcome().name();
         t.lastOutcome = outcome;
         t.lastReason = r.getReason();
         t.lastStatusCode = r.getStatusCode();
         t.lastLatencyMs = r.getLatencyMs();
-        if (t.firstLatencyMs == null) {
-            t.firstLatencyMs = r.getLatencyMs();
-        }
         if ("pass".equals(outcome)) {
             t.consecutivePasses++;
             t.consecutiveFailures = 0;
@@ -120,6 +127,26 @@ public final class Registry {
         }
         t.state = newState;
         return true;
+    }
+
+    /**
+     * Whether a check says anything about the target's health. A target the load balancer still
+     * reports in state {@code initial} (registration in progress, or still short of the checks it
+     * needs: ELB's {@code Elb.RegistrationInProgress} and {@code Elb.InitialHealthChecking}) has no
+     * verdict yet unless the check names a failure: counting {@code other} as a failure would make a
+     * registering target look broken, counting its passes would make it look serving before the
+     * load balancer sends it traffic. A named failure in {@code initial} (a timeout, a wrong status,
+     * a refused connection) still counts: a replacement failing its first checks is what churn
+     * looks for.
+     */
+    static boolean hasVerdict(HealthCheckResult r) {
+        if (r.getState() != TargetState.initial) {
+            return true;
+        }
+        return switch (r.getOutcome()) {
+            case timeout, http_status, connect_error -> true;
+            case pass, other -> false;
+        };
     }
 
     /** The target's state after its latest check when the producer did not say, from the thresholds. */

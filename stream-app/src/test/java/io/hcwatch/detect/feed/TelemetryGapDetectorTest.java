@@ -87,6 +87,68 @@ class TelemetryGapDetectorTest {
         });
     }
 
+    /**
+     * The collector's polls of an HAProxy host (haproxy-stats, one a second) are its heartbeat: a
+     * host whose logs stop while it is still polled has lost its log shipping (rsyslog); one whose
+     * polls stopped too is gone. Polls alone never fire: a feed that never sent logs is not stopped.
+     */
+    @ParameterizedTest(name = "logs at {0}, polls at {1}, judged at T0+{2}ms -> {3}: {4}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            # logs at (ms)  | polls at (ms)            | judged at | polls      | why
+            0 1000          | 0 1000 30000 60000 90000 | 95000     | continuing | polled 5 s ago, logs silent 94 s: the shipping stopped
+            0 1000          | 0 1000                   | 95000     | stopped    | polls and logs silent alike: the host is gone
+            0 1000          | 0 1000 70000             | 95000     | continuing | the last poll 25 s ago, within the 30 s the logs are allowed
+            0 1000          | 0 1000 65000             | 95000     | continuing | polled 30 s ago: not yet stopped
+            0 1000          | 0 1000 64999             | 95000     | stopped    | polled just over 30 s ago: stopped
+            0 1000          | -                        | 95000     | none       | never polled: no collector, nothing more to say
+            -               | 0 1000 60000 90000       | 95000     | no alert   | polls alone: its logs were never sent, nothing stopped
+            0 1000          | 0 1000 30000 60000 90000 | 31000     | no alert   | polls do not shorten the silence the logs are allowed
+            """)
+    void theCollectorsPollsTellALogShippingGapFromAHostGone(String logsAt, String pollsAt, long judgedAt, String polls,
+                                                            String why) {
+        FeedDetection detection = new FeedDetection(GapSettings.from(Settings.defaults()));
+        List<FeedSeen> records = new java.util.ArrayList<>();
+        if (logsAt != null) {
+            for (String at : logsAt.split(" ")) {
+                records.add(new FeedSeen("haproxy", "lb7", T0 + Long.parseLong(at)));
+            }
+        }
+        if (pollsAt != null) {
+            for (String at : pollsAt.split(" ")) {
+                records.add(FeedDetection.pollOf("lb7", T0 + Long.parseLong(at)));
+            }
+        }
+        // in event-time order, as the feed monitor's clock releases them (a stable sort: a log before a poll of its time)
+        records.sort(java.util.Comparator.comparingLong(FeedSeen::getTs));
+        FeedState state = null;
+        for (FeedSeen r : records) {
+            if (state == null) {
+                state = detection.newState(FeedDetection.key("haproxy", "lb7"), r);
+            } else {
+                detection.apply(state, r, r.getTs());
+            }
+        }
+        List<Finding> found = judge(GapSettings.from(Settings.defaults()), state, T0 + judgedAt);
+        if (polls.equals("no alert")) {
+            assertThat(found).as(why).isEmpty();
+            return;
+        }
+        assertThat(found).as(why).singleElement().satisfies(f -> {
+            assertThat(f.dedupKey()).isEqualTo("telemetry_gap/haproxy/lb7");
+            assertThat(f.scope().host()).isEqualTo("lb7");
+            assertThat(f.details().get("polls")).as(why).isEqualTo(polls.equals("none") ? null : polls);
+            switch (polls) {
+                case "continuing" -> assertThat(f.summary()).as(why).isEqualTo("no haproxy telemetry from host lb7 for 1m34s"
+                        + " (its normal delay is at most 30s); the collector still polls it (HAProxy is up): its log shipping"
+                        + " stopped, check rsyslog and its omkafka action on the host");
+                case "stopped" -> assertThat(f.summary()).as(why).isEqualTo("no haproxy telemetry from host lb7 for 1m34s"
+                        + " (its normal delay is at most 30s); the collector's polls of it stopped too: the host or HAProxy is gone");
+                default -> assertThat(f.summary()).as(why)
+                        .isEqualTo("no haproxy telemetry from host lb7 for 1m34s (its normal delay is at most 30s)");
+            }
+        });
+    }
+
     @Test
     void aSilentLoadBalancerIsScopedByItsName() {
         List<Finding> found = judge(GapSettings.from(Settings.defaults()), feed("alb", "app/prod-web/50dc6c495c0c9188", "0"),
