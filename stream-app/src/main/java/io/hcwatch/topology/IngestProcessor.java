@@ -74,6 +74,11 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private final ProcessingFailures failures;
     /** Per feed (host or load balancer) of this partition, the newest second reported to the feed monitor. */
     private final Map<String, Long> feedSeconds = new HashMap<>();
+    private final SourceLags sourceLags;
+    private final boolean delayNamed;
+    private SourceLags.Partition arrivals;
+    /** Kafka timestamp of the record being processed: when it arrived, for {@link SourceLags}. */
+    private long recordTimestamp = -1;
 
     /**
      * @param idleTimeout  wall time without a record after which this source's partition, holding
@@ -81,10 +86,13 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
      * @param delay        the source's expected delay (batches; zero in replay, where files are complete), see UpstreamClock
      * @param haproxyHosts the collector's HAProxy hosts, shared by this instance's ingests (see {@link HaproxyHosts})
      * @param limits       how many target groups, targets, hosts and frontends this partition takes in
+     * @param sourceLags   how late records arrive, live only (null: not watched, as in replay)
      */
     public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
                            Duration flushInterval, int sketchCapacity, Duration idleTimeout, Duration delay, String topic,
-                           InputLag inputLag, HaproxyHosts haproxyHosts, CardinalityLimits.Limits limits) {
+                           InputLag inputLag, HaproxyHosts haproxyHosts, CardinalityLimits.Limits limits, SourceLags sourceLags) {
+        this.sourceLags = sourceLags;
+        this.delayNamed = !delay.isZero();
         this.haproxyHosts = haproxyHosts;
         this.source = source;
         this.limits = limits;
@@ -108,6 +116,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         this.partition = context.taskId().partition();
         this.upstream = source.id() + "-" + partition;
         this.parsed = metrics.parsedCounter(source.id());
+        if (sourceLags != null) {
+            arrivals = sourceLags.add(source, delayNamed);
+        }
         if (pendingStore != null) {
             pending = context.getStateStore(pendingStore);
             combiner = pending.get(PENDING_KEY);
@@ -126,7 +137,16 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     }
 
     @Override
+    public void close() {
+        if (arrivals != null) {
+            sourceLags.remove(arrivals);
+            arrivals = null;
+        }
+    }
+
+    @Override
     public void process(Record<byte[], byte[]> record) {
+        recordTimestamp = record.timestamp();
         ParseResult<?> result;
         try {
             result = record.value() == null
@@ -280,6 +300,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private void read(long eventTime) {
         if (progress != null) {
             progress.read(eventTime, context.currentSystemTimeMs());
+        }
+        if (arrivals != null) {
+            sourceLags.read(arrivals, eventTime, recordTimestamp, context.currentSystemTimeMs());
         }
     }
 

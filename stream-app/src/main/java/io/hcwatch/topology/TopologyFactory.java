@@ -221,6 +221,7 @@ public final class TopologyFactory {
         private final TimeSettings time;
         private final ClockGauges clockGauges;
         private final HaproxyHosts haproxyHosts = new HaproxyHosts();
+        private final SourceLags sourceLags;
 
         public Stages(TopologyConfig config) {
             this(config, UnaryOperator.identity());
@@ -252,6 +253,7 @@ public final class TopologyFactory {
             this.alertFactory = new AlertFactory(lifecycle.runbookBase());
             this.clockGauges = new ClockGauges(config.meterRegistry(), MONITORS,
                     System::currentTimeMillis);
+            this.sourceLags = config.liveClock() ? new SourceLags(config.meterRegistry()) : null;
         }
 
         public IngestProcessor ingest(Source s) {
@@ -262,7 +264,8 @@ public final class TopologyFactory {
             return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
                     config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"),
                     config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.liveClock() ? time.delayOf(s.id()) : Duration.ZERO,
-                    config.topics().input(s), config.inputLag(), haproxyHosts, CardinalityLimits.Limits.from(config.settings()));
+                    config.topics().input(s), config.inputLag(), haproxyHosts, CardinalityLimits.Limits.from(config.settings()),
+                    sourceLags);
         }
 
         public MonitorProcessor<FleetState> fleet() {

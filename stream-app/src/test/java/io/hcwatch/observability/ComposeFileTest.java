@@ -22,6 +22,7 @@ class ComposeFileTest {
                 "-f", "docker-compose.yml", "config", "--services");
         assertThat(r.exitCode()).as(r.output()).isZero();
         assertThat(r.output().lines().toList()).contains("kafka", "schema-registry", "topic-init", "stream-app",
-                "alert-sink", "simulator", "prometheus", "grafana", "haproxy", "demo-backend", "rsyslog", "haproxy-collector");
+                "alert-sink", "simulator", "prometheus", "grafana", "haproxy", "demo-backend", "rsyslog", "haproxy-collector",
+                "alb-collector", "alb-logs-collector");
     }
 }

@@ -23,12 +23,39 @@ class DeployConfigTest {
     }
 
     @Test
-    void theSinkConfigLoadsAndServesMetricsWherePrometheusLooks() throws IOException {
+    void theAwsStreamAppConfigIsTheStreamAppConfigWaitingForAlbLogsFromS3() throws IOException {
+        Properties base = properties("deploy/stream-app.properties");
+        Properties aws = properties("deploy/stream-app-aws.properties");
+        assertThat(aws.remove("detect.window.source-delay")).isEqualTo("alb=10m,alb-health=10m");
+        assertThat(aws).as("everything else as deploy/stream-app.properties").isEqualTo(base);
+        StreamAppConfig config = StreamAppConfig.load(RepoFiles.resolve("deploy/stream-app-aws.properties"));
+        assertThat(config.settings().durationsByName("window.source-delay"))
+                .isEqualTo(java.util.Map.of("alb", java.time.Duration.ofMinutes(10), "alb-health", java.time.Duration.ofMinutes(10)));
+    }
+
+    @Test
+    void theHandWrittenZoneConfigParsesWithZonesForRawLogLines() throws IOException {
+        String line = Files.readString(RepoFiles.resolve("deploy/lb-config-web-tg.jsonl")).strip();
+        io.hcwatch.parse.ParseResult<io.hcwatch.avro.v1.LbConfig> parsed = new io.hcwatch.parse.LbConfigJson().parse(line);
+        assertThat(parsed).isInstanceOf(io.hcwatch.parse.ParseResult.Ok.class);
+        io.hcwatch.avro.v1.LbConfig config = ((io.hcwatch.parse.ParseResult.Ok<io.hcwatch.avro.v1.LbConfig>) parsed).value();
+        assertThat(config.getId()).isEqualTo("web-tg");
+        assertThat(config.getTargetZones()).as("no collector: no target map").isNull();
+        assertThat(config.getZoneCidrs().keySet()).extracting(Object::toString)
+                .containsExactlyInAnyOrder("us-east-1a", "us-east-1b", "us-east-1c");
+    }
+
+    private static Properties properties(String file) throws IOException {
         Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(RepoFiles.resolve("deploy/alert-sink.properties"))) {
+        try (Reader r = Files.newBufferedReader(RepoFiles.resolve(file))) {
             p.load(r);
         }
-        SinkConfig config = SinkConfig.from(p);
+        return p;
+    }
+
+    @Test
+    void theSinkConfigLoadsAndServesMetricsWherePrometheusLooks() throws IOException {
+        SinkConfig config = SinkConfig.from(properties("deploy/alert-sink.properties"));
         assertThat(config.sinks()).containsExactly("stdout");
         assertThat(Files.readString(RepoFiles.resolve("prometheus/prometheus.yml")))
                 .contains("'alert-sink:" + config.metricsPort() + "'");

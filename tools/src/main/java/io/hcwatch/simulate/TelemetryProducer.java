@@ -70,13 +70,26 @@ public final class TelemetryProducer implements AutoCloseable {
      */
     public long produce(List<AwsDelivery.Delivery> deliveries, long simStart, double speed, BooleanSupplier stop,
                         Consumer<AwsDelivery.Delivery> delivered) {
+        return produce(deliveries, simStart, speed, stop, delivered, o -> o.lines().forEach(this::send));
+    }
+
+    /**
+     * As above, but each S3 object goes to {@code objects} when it is due (to reach Kafka through S3
+     * and {@code collect alb-logs}) instead of being produced here; only the other records count as sent.
+     */
+    public long produce(List<AwsDelivery.Delivery> deliveries, long simStart, double speed, BooleanSupplier stop,
+                        Consumer<AwsDelivery.Delivery> delivered, Consumer<AwsDelivery.LogObject> objects) {
         long wallStart = System.nanoTime();
         for (AwsDelivery.Delivery d : deliveries) {
             if (stop.getAsBoolean()) {
                 break;
             }
             pace(d.at(), simStart, wallStart, speed, stop);
-            d.records().forEach(this::send);
+            if (d.object() == null) {
+                send(d.record());
+            } else {
+                objects.accept(d.object());
+            }
             delivered.accept(d);
             throwIfRefused();
         }

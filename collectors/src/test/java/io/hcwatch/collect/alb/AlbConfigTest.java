@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.collect.ConfigException;
 import io.hcwatch.collect.ConfigReader;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -22,6 +23,17 @@ class AlbConfigTest {
 
     private static AlbConfig read(Properties p, Region chain) {
         return AlbConfig.read(new ConfigReader(p), () -> chain);
+    }
+
+    @Test
+    void theComposeFilesConfigLoads() {
+        // tests run in the module's directory; deploy/ is the repository's
+        AlbConfig c = AlbConfig.read(ConfigReader.load(Path.of("..", "deploy", "alb-collector.properties")), () -> null);
+        assertThat(c.loadBalancers()).containsExactly(
+                "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/web-lb/50dc6c495c0c9188");
+        assertThat(c.aws().region()).isEqualTo(Region.US_EAST_1);
+        assertThat(c.apiRate()).isEqualTo(2.0);
+        assertThat(c.publish().metricsPort()).isEqualTo(9406);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.collect.ConfigReader;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,15 @@ class AlbLogsConfigTest {
         p.setProperty("aws.region", "us-east-1");
         p.setProperty("alb-logs.queue-url", "https://sqs.us-east-1.amazonaws.com/123456789012/alb-logs");
         return p;
+    }
+
+    @Test
+    void theComposeFilesConfigLoads() {
+        // tests run in the module's directory; deploy/ is the repository's
+        AlbLogsConfig c = AlbLogsConfig.read(ConfigReader.load(Path.of("..", "deploy", "alb-logs-collector.properties")), () -> null);
+        assertThat(c.queueName()).isEqualTo("hcwatch-alb-logs");
+        assertThat(c.stateFile()).isEqualTo(Path.of("/var/lib/hcwatch/alb-logs/alb-logs.completed"));
+        assertThat(c.publish().metricsPort()).isEqualTo(9407);
     }
 
     @Test
