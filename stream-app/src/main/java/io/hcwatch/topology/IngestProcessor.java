@@ -81,32 +81,29 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private long recordTimestamp = -1;
 
     /**
-     * @param idleTimeout  wall time without a record after which this source's partition, holding
-     *                     nothing, reports itself idle (zero in replay: idle whenever nothing is held)
-     * @param delay        the source's expected delay (batches; zero in replay, where files are complete), see UpstreamClock
-     * @param haproxyHosts the collector's HAProxy hosts, shared by this instance's ingests (see {@link HaproxyHosts})
-     * @param limits       how many target groups, targets, hosts and frontends this partition takes in
-     * @param sourceLags   how late records arrive, live only (null: not watched, as in replay)
+     * @param pendingStore the store holding summaries and check batches not yet sent (null for a
+     *                     source that holds nothing)
+     * @param topic        the input topic, for dead letters
      */
-    public IngestProcessor(Source source, Decoder decoder, PipelineMetrics metrics, String pendingStore,
-                           Duration flushInterval, int sketchCapacity, Duration idleTimeout, Duration delay, String topic,
-                           InputLag inputLag, HaproxyHosts haproxyHosts, CardinalityLimits.Limits limits, SourceLags sourceLags) {
-        this.sourceLags = sourceLags;
-        this.delayNamed = !delay.isZero();
-        this.haproxyHosts = haproxyHosts;
+    public IngestProcessor(Source source, Decoder decoder, String pendingStore, String topic, IngestSettings settings,
+                           IngestServices services) {
+        this.sourceLags = services.sourceLags();
+        this.delayNamed = !settings.delay().isZero();
+        this.haproxyHosts = services.haproxyHosts();
         this.source = source;
-        this.limits = limits;
+        this.limits = settings.limits();
         this.cardinality = new CardinalityLimits(limits);
         this.topic = topic;
-        this.inputLag = inputLag;
+        this.inputLag = services.inputLag();
+        long idleMillis = settings.idleTimeout().toMillis();
         this.progress = source.paces().isEmpty() ? null
-                : new UpstreamClock(idleTimeout.toMillis(), (int) (idleTimeout.toMillis() / Math.max(1, flushInterval.toMillis())),
-                        delay.toMillis());
-        this.sketchCapacity = sketchCapacity;
+                : new UpstreamClock(idleMillis, (int) (idleMillis / Math.max(1, settings.flushInterval().toMillis())),
+                        settings.delay().toMillis());
+        this.sketchCapacity = settings.sketchCapacity();
         this.decoder = decoder;
-        this.metrics = metrics;
+        this.metrics = services.metrics();
         this.pendingStore = pendingStore;
-        this.flushInterval = flushInterval;
+        this.flushInterval = settings.flushInterval();
         this.failures = new ProcessingFailures("ingest-" + source.id(), metrics);
     }
 

@@ -261,11 +261,11 @@ public final class TopologyFactory {
             if (decoder == null) {
                 throw new IllegalStateException("no decoder configured for " + s.id());
             }
-            return new IngestProcessor(s, decoder, metrics, s.holdsPending() ? pendingStore(s) : null,
-                    config.settings().duration("combine.flush-interval"), config.settings().integer("flood.capacity"),
-                    config.liveClock() ? time.idleTimeout() : Duration.ZERO, config.liveClock() ? time.delayOf(s.id()) : Duration.ZERO,
-                    config.topics().input(s), config.inputLag(), haproxyHosts, CardinalityLimits.Limits.from(config.settings()),
-                    sourceLags);
+            IngestSettings settings = new IngestSettings(config.settings().duration("combine.flush-interval"),
+                    config.settings().integer("flood.capacity"), config.liveClock() ? time.idleTimeout() : Duration.ZERO,
+                    config.liveClock() ? time.delayOf(s.id()) : Duration.ZERO, CardinalityLimits.Limits.from(config.settings()));
+            return new IngestProcessor(s, decoder, s.holdsPending() ? pendingStore(s) : null, config.topics().input(s), settings,
+                    new IngestServices(metrics, config.inputLag(), haproxyHosts, sourceLags));
         }
 
         public MonitorProcessor<FleetState> fleet() {
