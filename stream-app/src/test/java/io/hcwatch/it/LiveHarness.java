@@ -137,6 +137,49 @@ final class LiveHarness implements AutoCloseable {
         }
     }
 
+    /**
+     * What a store's changelog holds, for failure messages: per record its partition, offset and key,
+     * and for monitor state (JSON) the key's clock and the alerts it has open. Tells a restart that
+     * restored state from one that started afresh.
+     */
+    String changelogDigest(String store) {
+        String topic = "hcwatch-it-" + store + "-changelog";
+        StringBuilder out = new StringBuilder(topic).append(':');
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "group.id", "digest-" + UUID.randomUUID(), "auto.offset.reset", "earliest"),
+                Serdes.String().deserializer(), Serdes.ByteArray().deserializer())) {
+            c.subscribe(List.of(topic));
+            int records = 0;
+            for (int empty = 0, polls = 0; empty < 5 && polls < 50; polls++) {
+                var batch = c.poll(Duration.ofMillis(300));
+                empty = batch.isEmpty() ? empty + 1 : 0;
+                for (ConsumerRecord<String, byte[]> r : batch) {
+                    records++;
+                    if (records > 200) {
+                        continue;
+                    }
+                    out.append("\n  ").append(r.partition()).append('@').append(r.offset()).append(' ').append(r.key());
+                    if (r.value() == null) {
+                        out.append(" tombstone");
+                    } else if (r.value().length > 0 && r.value()[0] == '{') {
+                        try {
+                            var tree = json.readTree(r.value());
+                            out.append(" time=").append(tree.path("time")).append(" open=")
+                                    .append(tree.path("alerts").path("episodes").properties().stream().map(Map.Entry::getKey).toList());
+                        } catch (IOException e) {
+                            out.append(" (unreadable: ").append(e.getMessage()).append(')');
+                        }
+                    } else {
+                        out.append(" ").append(r.value().length).append(" bytes");
+                    }
+                }
+            }
+            out.append("\n  (").append(records).append(" records)");
+        }
+        return out.toString();
+    }
+
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(5));

@@ -91,6 +91,8 @@ class ReliabilityIT {
                     throw new AssertionError("alerts so far: " + summarize(alerts.poll()) + "; in full: "
                             + alerts.poll().stream().map(a -> a.getDedupKey() + " " + a.getStatus() + " " + a.getSeverity()
                                     + " " + a.getSummary()).toList() + "; group progress: " + h.progress("hcwatch-it")
+                            + "; " + h.changelogDigest("fleet-state") + "; clock changelog: " + h.changelogDigest("fleet-state-clock")
+                                    .lines().filter(l -> !l.contains("held/")).limit(40).toList()
                             + "; restarted app's log (tail): "
                             + log.substring(Math.max(0, log.length() - 4000)), e);
                 }
