@@ -30,6 +30,13 @@ public final class ArrivalLag {
     /** Per minute of arrival (oldest first): records by lag in seconds. */
     private final Deque<Minute> minutes = new ArrayDeque<>();
     private long firstArrival = Long.MIN_VALUE;
+    /**
+     * Records of the newest minute with the same lag as the one before, not yet counted in its map:
+     * a source read as it happens has the same lag record after record, and this runs on every
+     * record an ingest reads, so a map update per record would cost more than the record's parse.
+     */
+    private long runLagSeconds = -1;
+    private long runCount;
 
     private record Minute(long start, TreeMap<Long, Long> bySecond) {
     }
@@ -65,18 +72,31 @@ public final class ArrivalLag {
         long start = Math.floorDiv(arrivedAt, MINUTE) * MINUTE;
         Minute last = minutes.peekLast();
         if (last == null || last.start < start) {
+            countRun();
             last = new Minute(start, new TreeMap<>());
             minutes.addLast(last);
-        } else if (last.start > start) {
-            // an arrival older than the newest minute (a producer's clock behind another's): counts in the newest
-            start = last.start;
         }
+        // an arrival older than the newest minute (a producer's clock behind another's) counts in the newest
         long lagSeconds = Math.min(MAX_LAG_SECONDS, Math.max(0, arrivedAt - eventTime) / 1000);
-        last.bySecond.merge(lagSeconds, 1L, Long::sum);
+        if (lagSeconds != runLagSeconds) {
+            countRun();
+            runLagSeconds = lagSeconds;
+        }
+        runCount++;
+    }
+
+    /** Counts the run of equal lags in the newest minute's map. */
+    private void countRun() {
+        if (runCount > 0) {
+            minutes.peekLast().bySecond.merge(runLagSeconds, runCount, Long::sum);
+        }
+        runCount = 0;
+        runLagSeconds = -1;
     }
 
     /** The last window's lags as of {@code now}: minutes that have left the window are dropped. */
     public Verdict judge(long now) {
+        countRun();
         long from = now - windowMillis;
         while (!minutes.isEmpty() && minutes.peekFirst().start + MINUTE <= from) {
             minutes.removeFirst();
