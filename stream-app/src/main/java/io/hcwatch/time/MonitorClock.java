@@ -186,10 +186,18 @@ public final class MonitorClock<E> {
         return lastStep;
     }
 
-    /** Puts back what a previous run saved: the watermark, the last step, the upstreams' reports and the held records. */
+    /**
+     * Puts back what a previous run saved: the watermark, the last step, the upstreams' reports and
+     * the held records. A held record at or below the saved watermark was released by that run but
+     * its key's state did not reach the changelog (the run stopped in the middle of a commit, and
+     * the record's tombstone waits a commit longer than the state it fed: WriteBehindStore
+     * #deleteAfterNextCommit); so the watermark goes back to just below the oldest one, and they are
+     * released again in order, before anything newer reaches their keys.
+     */
     public void restore(long savedWatermark, long savedLastStep, Map<String, Upstreams.Upstream> reports,
                         List<Held<E>> savedHeld, long wallNow) {
-        watermark = savedWatermark;
+        long oldestHeld = savedHeld.stream().mapToLong(Held::time).min().orElse(Long.MAX_VALUE);
+        watermark = oldestHeld <= savedWatermark ? oldestHeld - 1 : savedWatermark;
         lastStep = savedLastStep;
         wallAtWatermark = wallNow;
         upstreams.restore(reports, wallNow);

@@ -93,7 +93,11 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         this.context = context;
         this.store = context.getStateStore(storeName);
         this.clockStore = context.getStateStore(clockStore(storeName));
-        SavedClock.restore(clockStore, clock, context.currentSystemTimeMs());
+        // a key's records reach it in event-time order, and no held record is older than what its key took in
+        SavedClock.restore(clockStore, clock, context.currentSystemTimeMs(), (key, time) -> {
+            Monitored<S> m = store.get(key);
+            return m != null && time <= m.time.lastInput;
+        });
         clock.expect(expectedUpstreams, context.currentSystemTimeMs());
         gauges.add(name, clock);
         if (live) {
@@ -171,7 +175,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
 
         @Override
         public void released(MonitorClock.Held<Envelope> h) {
-            clockStore.delete(SavedClock.heldKey(h));
+            clockStore.deleteAfterNextCommit(SavedClock.heldKey(h));
         }
 
         @Override

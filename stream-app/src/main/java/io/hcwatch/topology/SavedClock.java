@@ -21,7 +21,8 @@ import java.util.Map;
  * watermark, the last step and what each upstream reported; under {@code held/<seq>} each record
  * held above the watermark, one entry each (their offsets are committed, so after a crash they
  * exist nowhere else; one entry each keeps every changelog record small however much is held,
- * and a record held and released between two commits never reaches the changelog).
+ * and a record held and released between two commits never reaches the changelog). A released
+ * record's entry is deleted a commit late, once the state of its key is durable.
  */
 final class SavedClock {
 
@@ -51,8 +52,19 @@ final class SavedClock {
         return HELD_PREFIX + String.format("%016x", h.seq());
     }
 
-    /** Puts what the store holds back into {@code clock}, then makes the store follow the live clock. */
-    static void restore(WriteBehindStore<Entry> store, MonitorClock<Envelope> clock, long wallNow) {
+    /** Whether a key's restored state already took in its record at {@code time}. */
+    @FunctionalInterface
+    interface Applied {
+        boolean already(String key, long time);
+    }
+
+    /**
+     * Puts what the store holds back into {@code clock}, then makes the store follow the live clock.
+     * A held record's tombstone reaches the changelog a commit after the key state it fed
+     * ({@link WriteBehindStore#deleteAfterNextCommit}), so a held record may come back that its
+     * key has already taken in: {@code applied} tells, and those are dropped for good.
+     */
+    static void restore(WriteBehindStore<Entry> store, MonitorClock<Envelope> clock, long wallNow, Applied applied) {
         Header header = null;
         List<MonitorClock.Held<Envelope>> held = new ArrayList<>();
         for (String key : store.keys()) {
@@ -60,7 +72,11 @@ final class SavedClock {
             if (e instanceof Header h) {
                 header = h;
             } else if (e instanceof HeldRecord r) {
-                held.add(r.held());
+                if (applied.already(r.held().key(), r.held().time())) {
+                    store.delete(key);
+                } else {
+                    held.add(r.held());
+                }
             }
         }
         if (header != null) {

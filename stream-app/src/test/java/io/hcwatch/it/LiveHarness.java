@@ -180,6 +180,67 @@ final class LiveHarness implements AutoCloseable {
         return out.toString();
     }
 
+    /**
+     * A monitor clock's changelog decoded: each header (watermark, last step and every upstream's
+     * report, relative to {@code t0}) with the held records put and deleted since the one before.
+     */
+    String clockDigest(String store, long t0) {
+        String topic = "hcwatch-it-" + store + "-changelog";
+        StringBuilder out = new StringBuilder(topic).append(':');
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "group.id", "digest-" + UUID.randomUUID(), "auto.offset.reset", "earliest"),
+                Serdes.String().deserializer(), Serdes.ByteArray().deserializer())) {
+            c.subscribe(List.of(topic));
+            int puts = 0;
+            int deletes = 0;
+            long minHeld = Long.MAX_VALUE;
+            long maxHeld = Long.MIN_VALUE;
+            for (int empty = 0, polls = 0; empty < 5 && polls < 50; polls++) {
+                var batch = c.poll(Duration.ofMillis(300));
+                empty = batch.isEmpty() ? empty + 1 : 0;
+                for (ConsumerRecord<String, byte[]> r : batch) {
+                    if (r.value() == null) {
+                        deletes++;
+                        continue;
+                    }
+                    try (var in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(r.value()))) {
+                        if (in.readByte() == 2) {
+                            in.readUTF();
+                            long time = in.readLong();
+                            puts++;
+                            minHeld = Math.min(minHeld, time);
+                            maxHeld = Math.max(maxHeld, time);
+                            continue;
+                        }
+                        out.append("\n  ").append(r.partition()).append('@').append(r.offset()).append(" written ")
+                                .append(java.time.Instant.ofEpochMilli(r.timestamp())).append(" after ").append(puts)
+                                .append(" held put (").append(rel(minHeld, t0)).append("..").append(rel(maxHeld, t0))
+                                .append("), ").append(deletes).append(" deleted; wm=").append(rel(in.readLong(), t0))
+                                .append(" step=").append(rel(in.readLong(), t0)).append(" upstreams={");
+                        int n = in.readInt();
+                        for (int i = 0; i < n; i++) {
+                            out.append(in.readUTF()).append(':').append(rel(in.readLong(), t0)).append(in.readBoolean() ? "(idle)" : "")
+                                    .append(i + 1 < n ? " " : "");
+                        }
+                        out.append('}');
+                        puts = 0;
+                        deletes = 0;
+                        minHeld = Long.MAX_VALUE;
+                        maxHeld = Long.MIN_VALUE;
+                    } catch (IOException e) {
+                        out.append(" (unreadable: ").append(e.getMessage()).append(')');
+                    }
+                }
+            }
+            out.append("\n  then ").append(puts).append(" held put, ").append(deletes).append(" deleted");
+        }
+        return out.toString();
+    }
+
+    private static String rel(long time, long t0) {
+        return time == Long.MIN_VALUE || time == Long.MAX_VALUE ? "-" : "T0+" + (time - t0) / 1000.0;
+    }
+
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(5));

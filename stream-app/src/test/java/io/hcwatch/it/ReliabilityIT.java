@@ -63,6 +63,10 @@ class ReliabilityIT {
         return m;
     }
 
+    private static String tail(String log) {
+        return log.substring(Math.max(0, log.length() - 4000));
+    }
+
     /** Whether every fleet's correlated_failure reached {@code status}. */
     private static boolean all(List<Alert> alerts, AlertStatus status, int keys) {
         return alerts.stream().filter(a -> a.getType().equals("correlated_failure") && a.getStatus() == status)
@@ -80,6 +84,7 @@ class ReliabilityIT {
             h.produce(fixture.failing(T0 + 60_000, T0 + 100_000));
             Awaitility.await().atMost(WAIT).until(() -> all(alerts.poll(), AlertStatus.firing, FLEETS));
             first.kill();
+            Instant killedAt = Instant.now();
             assertThat(first.isAlive()).isFalse();
 
             try (StreamAppProcess second = StreamAppProcess.start(h.appConfig("second", guarantee(g)))) {
@@ -91,10 +96,9 @@ class ReliabilityIT {
                     throw new AssertionError("alerts so far: " + summarize(alerts.poll()) + "; in full: "
                             + alerts.poll().stream().map(a -> a.getDedupKey() + " " + a.getStatus() + " " + a.getSeverity()
                                     + " " + a.getSummary()).toList() + "; group progress: " + h.progress("hcwatch-it")
-                            + "; " + h.changelogDigest("fleet-state") + "; clock changelog: " + h.changelogDigest("fleet-state-clock")
-                                    .lines().filter(l -> !l.contains("held/")).limit(40).toList()
-                            + "; restarted app's log (tail): "
-                            + log.substring(Math.max(0, log.length() - 4000)), e);
+                            + "; " + h.changelogDigest("fleet-state") + "; " + h.clockDigest("fleet-state-clock", T0)
+                            + "; first app killed at " + killedAt + ", its log (tail): " + tail(first.log()) + "; restarted app's log (tail): "
+                            + tail(log), e);
                 }
                 List<Alert> seen = alerts.poll();
                 for (int f = 0; f < FLEETS; f++) {

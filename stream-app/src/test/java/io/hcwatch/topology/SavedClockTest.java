@@ -35,13 +35,43 @@ class SavedClockTest {
             restored.put(SavedClock.heldKey(h), codec.decode(codec.encode(new SavedClock.HeldRecord(h))));
         }
         MonitorClock<Envelope> after = new MonitorClock<>(10_000, 30_000, 10_000, 300_000, true);
-        SavedClock.restore(restored, after, 60_000);
+        SavedClock.restore(restored, after, 60_000, (key, time) -> false);
         assertThat(after.watermark()).isEqualTo(clock.watermark());
         assertThat(after.heldCount()).isEqualTo(2);
 
         Journal next = new Journal();
         after.report("health-1", T0 + 5_000, false, 60_000, next);
         assertThat(next.applied).containsExactly("tg-b@1", "tg-a@3");
+    }
+
+    @Test
+    void aRestoredHeldRecordItsKeyAlreadyTookInIsDroppedAndTheOthersComeBackInOrder() {
+        MonitorClock<Envelope> clock = new MonitorClock<>(10_000, 30_000, 10_000, 300_000, true);
+        Journal journal = new Journal();
+        clock.report("health-0", T0, false, 0, journal);
+        clock.report("health-1", T0, false, 0, journal);
+        clock.offer("tg-a", check("tg-a", T0 + 1_000), T0 + 1_000, 0, journal);
+        clock.offer("tg-b", check("tg-b", T0 + 3_000), T0 + 3_000, 0, journal);
+        clock.offer("tg-a", check("tg-a", T0 + 7_000), T0 + 7_000, 0, journal);
+        WriteBehindStore<SavedClock.Entry> restored = WriteBehindStore.detached();
+        for (MonitorClock.Held<Envelope> h : clock.held()) {
+            restored.put(SavedClock.heldKey(h), codec.decode(codec.encode(new SavedClock.HeldRecord(h))));
+        }
+        // both are released; tg-a's new state reached the changelog, tg-b's did not, nor did the tombstones
+        clock.report("health-0", T0 + 5_000, false, 0, journal);
+        clock.report("health-1", T0 + 5_000, false, 0, journal);
+        assertThat(journal.applied).containsExactly("tg-a@1", "tg-b@3");
+        restored.put(SavedClock.HEADER, codec.decode(codec.encode(new SavedClock.LiveHeader(clock))));
+
+        MonitorClock<Envelope> after = new MonitorClock<>(10_000, 30_000, 10_000, 300_000, true);
+        SavedClock.restore(restored, after, 60_000, (key, time) -> key.equals("tg-a") && time <= T0 + 1_000);
+        assertThat(after.heldCount()).isEqualTo(2);
+        assertThat(restored.keys()).hasSize(3);
+
+        Journal next = new Journal();
+        after.report("health-0", T0 + 8_000, false, 60_000, next);
+        after.report("health-1", T0 + 8_000, false, 60_000, next);
+        assertThat(next.applied).containsExactly("tg-b@3", "tg-a@7");
     }
 
     @Test

@@ -39,6 +39,10 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     private final Set<String> dirty = new HashSet<>();
     /** Keys the changelogged store holds (complete once everything is loaded): deleting another needs no tombstone. */
     private final Set<String> stored = new HashSet<>();
+    /** Keys deleted since the last commit whose tombstones wait for the commit after it ({@link #deleteAfterNextCommit}). */
+    private Set<String> retiring = new HashSet<>();
+    /** Tombstones the next commit writes: the commit after their deletion has made durable what replaced them. */
+    private Set<String> retired = new HashSet<>();
     private boolean allLoaded;
     /** Told the bytes of every value (or tombstone) a commit would write to the changelog; replay measurements only. */
     private java.util.function.LongConsumer written;
@@ -73,7 +77,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     /** The value for {@code key}, read from the changelogged store on first access. */
     public V get(String key) {
         V value = live.get(key);
-        if (value == null && !allLoaded) {
+        if (value == null && !allLoaded && !retiring.contains(key) && !retired.contains(key)) {
             byte[] bytes = inner.get(Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             if (bytes != null) {
                 value = codec.decode(bytes);
@@ -142,6 +146,23 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
         }
     }
 
+    /**
+     * Deletes {@code key}, but writes its tombstone only at the commit after the next one. For a
+     * value whose deletion says "what it held now lives in another store" (a record the monitor
+     * clock held, now applied to its key): at at-least-once, a crash in the middle of a commit can
+     * leave one store's changelog records written and another's not, and a tombstone that lands
+     * without the state that replaced it loses that state for good. One commit later, everything the
+     * previous commit wrote has been acknowledged; a restart in between finds the value still there
+     * and must tell itself whether it was already used (see {@code SavedClock#restore}).
+     */
+    public void deleteAfterNextCommit(String key) {
+        live.remove(key);
+        dirty.remove(key);
+        if ((inner != null || written != null) && !(allLoaded && !stored.contains(key))) {
+            retiring.add(key);
+        }
+    }
+
     /** Visits every key and value, loading whatever was restored from the changelog first. */
     public void forEach(BiConsumer<String, V> visitor) {
         loadAll();
@@ -169,7 +190,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
                 var entry = it.next();
                 String key = new String(entry.key.get(), java.nio.charset.StandardCharsets.UTF_8);
                 stored.add(key);
-                if (!live.containsKey(key) && !dirty.contains(key)) {
+                if (!live.containsKey(key) && !dirty.contains(key) && !retiring.contains(key) && !retired.contains(key)) {
                     live.put(key, codec.decode(entry.value));
                 }
             }
@@ -180,6 +201,13 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     /** Writes every changed object to the changelogged store; called by Kafka Streams before it commits. */
     @Override
     public void flushCache() {
+        for (String key : retired) {
+            if (!live.containsKey(key) && !dirty.contains(key)) {
+                dirty.add(key);
+            }
+        }
+        retired = retiring;
+        retiring = new HashSet<>();
         if (inner == null) {
             if (written != null) {
                 for (String key : dirty) {
@@ -219,6 +247,8 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
         live.clear();
         dirty.clear();
         stored.clear();
+        retiring.clear();
+        retired.clear();
         allLoaded = false;
     }
 
@@ -263,6 +293,8 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
         live.clear();
         dirty.clear();
         stored.clear();
+        retiring.clear();
+        retired.clear();
         inner.close();
     }
 

@@ -1,0 +1,124 @@
+package io.hcwatch.topology.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.Test;
+
+/** What a write-behind store writes to its changelogged store at each commit. */
+class WriteBehindStoreTest {
+
+    /** Every write that reaches the changelogged store, as "put k=v" or "delete k", per commit. */
+    private final List<String> writes = new ArrayList<>();
+    private final Map<String, byte[]> changelog = new TreeMap<>();
+    private final WriteBehindStore<String> store = new WriteBehindStore<>(recordingStore(), new StateCodec<>() {
+        @Override
+        public byte[] encode(String value) {
+            return value.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+    });
+
+    @Test
+    void aDeletionWhoseReplacementMustBeDurableFirstWritesItsTombstoneOneCommitLate() {
+        store.keys();
+        store.put("held/1", "r1");
+        store.put("tg", "state-0");
+        commit();
+        assertThat(writes).containsExactlyInAnyOrder("put held/1=r1", "put tg=state-0");
+
+        // the held record reaches its key: the key's new state goes out with this commit, the tombstone with the next
+        store.deleteAfterNextCommit("held/1");
+        store.put("tg", "state-1");
+        commit();
+        assertThat(writes).containsExactly("put tg=state-1");
+        assertThat(store.get("held/1")).isNull();
+        commit();
+        assertThat(writes).containsExactly("delete held/1");
+        commit();
+        assertThat(writes).isEmpty();
+    }
+
+    @Test
+    void aValueWrittenAndDeletedBetweenTwoCommitsNeverReachesTheChangelog() {
+        store.keys();
+        store.put("held/2", "r2");
+        store.deleteAfterNextCommit("held/2");
+        commit();
+        commit();
+        assertThat(writes).isEmpty();
+    }
+
+    @Test
+    void aRestoredValueAwaitingItsTombstoneIsNotReadBackFromTheChangelog() {
+        changelog.put("held/3", "r3".getBytes(StandardCharsets.UTF_8));
+        store.deleteAfterNextCommit("held/3");
+        assertThat(store.get("held/3")).isNull();
+        assertThat(store.keys()).isEmpty();
+        commit();
+        commit();
+        assertThat(writes).containsExactly("delete held/3");
+    }
+
+    private void commit() {
+        writes.clear();
+        store.flushCache();
+    }
+
+    @SuppressWarnings("unchecked")
+    private KeyValueStore<Bytes, byte[]> recordingStore() {
+        return (KeyValueStore<Bytes, byte[]>) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "put" -> {
+                            String key = new String(((Bytes) args[0]).get(), StandardCharsets.UTF_8);
+                            writes.add("put " + key + "=" + new String((byte[]) args[1], StandardCharsets.UTF_8));
+                            changelog.put(key, (byte[]) args[1]);
+                            return null;
+                        }
+                        case "delete" -> {
+                            String key = new String(((Bytes) args[0]).get(), StandardCharsets.UTF_8);
+                            writes.add("delete " + key);
+                            return changelog.remove(key);
+                        }
+                        case "get" -> {
+                            return changelog.get(new String(((Bytes) args[0]).get(), StandardCharsets.UTF_8));
+                        }
+                        case "all" -> {
+                            return iterator(new ArrayList<>(changelog.entrySet()));
+                        }
+                        case "name" -> {
+                            return "recording";
+                        }
+                        default -> throw new UnsupportedOperationException(method.getName());
+                    }
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static org.apache.kafka.streams.state.KeyValueIterator<Bytes, byte[]> iterator(List<Map.Entry<String, byte[]>> entries) {
+        var it = entries.iterator();
+        return (org.apache.kafka.streams.state.KeyValueIterator<Bytes, byte[]>) Proxy.newProxyInstance(
+                WriteBehindStoreTest.class.getClassLoader(), new Class<?>[] {org.apache.kafka.streams.state.KeyValueIterator.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "hasNext" -> it.hasNext();
+                    case "next" -> {
+                        Map.Entry<String, byte[]> e = it.next();
+                        yield org.apache.kafka.streams.KeyValue.pair(Bytes.wrap(e.getKey().getBytes(StandardCharsets.UTF_8)), e.getValue());
+                    }
+                    case "close" -> null;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+}
