@@ -48,8 +48,10 @@ final class SavedClock {
     private SavedClock() {
     }
 
+    /** {@code held/} and the sequence number in 16 hex digits (String.format was measurable: one key per held record). */
     static String heldKey(MonitorClock.Held<?> h) {
-        return HELD_PREFIX + String.format("%016x", h.seq());
+        String hex = Long.toHexString(h.seq());
+        return HELD_PREFIX + "0".repeat(16 - hex.length()) + hex;
     }
 
     /** Whether a key's restored state already took in its record at {@code time}. */

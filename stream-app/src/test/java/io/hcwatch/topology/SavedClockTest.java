@@ -75,6 +75,13 @@ class SavedClockTest {
     }
 
     @Test
+    void heldKeysAreTheSequenceInSixteenHexDigitsSoTheyListInOrder() {
+        assertThat(SavedClock.heldKey(new MonitorClock.Held<>("k", null, 0, 0))).isEqualTo("held/0000000000000000");
+        assertThat(SavedClock.heldKey(new MonitorClock.Held<>("k", null, 0, 0x1fL))).isEqualTo("held/000000000000001f");
+        assertThat(SavedClock.heldKey(new MonitorClock.Held<>("k", null, 0, Long.MAX_VALUE))).isEqualTo("held/7fffffffffffffff");
+    }
+
+    @Test
     void anEntryOfAKindThisVersionDoesNotKnowFailsLoudly() {
         assertThatThrownBy(() -> codec.decode(new byte[] {9, 0, 0})).hasMessageContaining("unknown kind 9");
     }

@@ -139,6 +139,9 @@ public final class LiveBench {
             out.printf("CPU per record (median; whole JVM, broker included): hcwatch %.2f us; pass-through %.2f us%n",
                     median(hcwatch.stream().map(Rate::cpuMicrosPerRecord).toList()),
                     median(passThrough.stream().map(Rate::cpuMicrosPerRecord).toList()));
+            out.printf("stream threads' CPU per record (median): hcwatch %.2f us; pass-through %.2f us%n",
+                    median(hcwatch.stream().map(Rate::threadMicrosPerRecord).toList()),
+                    median(passThrough.stream().map(Rate::threadMicrosPerRecord).toList()));
             if (withStats) {
                 double hs = median(hcwatchStats.stream().map(Rate::perSecond).toList());
                 out.printf("with haproxy-stats (median of %d rounds): %,.0f records/s, %.3f of hcwatch without (per round: %s);"
@@ -285,11 +288,13 @@ public final class LiveBench {
                     throw new IllegalStateException(group + " consumed all " + total + " records within its first commit"
                             + " interval, which leaves nothing to time: add --records");
                 }
-                Rate rate = new Rate(counted / seconds, (processCpuNanos() - cpuAtFirst) / 1e3 / counted);
-                double threadBusy = (streamThreadCpuNanos(group) - threadCpuAtFirst) / 1e9 / seconds;
+                long threadCpu = streamThreadCpuNanos(group) - threadCpuAtFirst;
+                Rate rate = new Rate(counted / seconds, (processCpuNanos() - cpuAtFirst) / 1e3 / counted,
+                        threadCpu / 1e3 / counted);
+                double threadBusy = threadCpu / 1e9 / seconds;
                 out.printf("  %-16s %,d records in %.1fs after start-up: %,.0f records/s, %.2f us CPU per record,"
-                                + " stream threads %.0f%% of a core%s%n", group, counted, seconds, rate.perSecond(),
-                        rate.cpuMicrosPerRecord(), 100 * threadBusy,
+                                + " stream threads %.0f%% of a core (%.2f us per record)%s%n", group, counted, seconds,
+                        rate.perSecond(), rate.cpuMicrosPerRecord(), 100 * threadBusy, rate.threadMicrosPerRecord(),
                         seconds < 60 ? " (short of a sustained minute: add --records)" : "");
                 return rate;
             }
@@ -442,8 +447,12 @@ public final class LiveBench {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
     }
 
-    /** Records per second, and microseconds of the whole JVM's CPU per record. */
-    record Rate(double perSecond, double cpuMicrosPerRecord) {
+    /**
+     * Records per second, and microseconds of CPU per record: the whole JVM's, and the app's stream
+     * threads' alone (without the JIT compiler, GC and broker, which a short run on two cores
+     * spends a quarter or more of the JVM's CPU on).
+     */
+    record Rate(double perSecond, double cpuMicrosPerRecord, double threadMicrosPerRecord) {
     }
 
     @FunctionalInterface

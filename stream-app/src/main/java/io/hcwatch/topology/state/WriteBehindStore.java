@@ -37,6 +37,8 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     private final StateCodec<V> codec;
     private final Map<String, V> live = new HashMap<>();
     private final Set<String> dirty = new HashSet<>();
+    /** The key last added to {@link #dirty} (same instance), while it is there. */
+    private String lastDirty;
     /** Keys the changelogged store holds (complete once everything is loaded): deleting another needs no tombstone. */
     private final Set<String> stored = new HashSet<>();
     /** Keys deleted since the last commit whose tombstones wait for the commit after it ({@link #deleteAfterNextCommit}). */
@@ -106,15 +108,20 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
 
     /** Records that the object held for {@code key} was changed in place. */
     public void markChanged(String key) {
-        if (live.containsKey(key)) {
+        if (key != lastDirty && live.containsKey(key)) {
             markDirty(key);
         }
     }
 
-    /** A detached store writes nothing at commit: it keeps no set of changed keys, which would hold every key of a replay. */
+    /**
+     * A detached store writes nothing at commit: it keeps no set of changed keys, which would hold every key of a replay.
+     * The key marked last is not looked up again: the ingest marks its one pending entry, and a monitor its clock,
+     * on every record.
+     */
     private void markDirty(String key) {
-        if (inner != null || written != null) {
+        if ((inner != null || written != null) && key != lastDirty) {
             dirty.add(key);
+            lastDirty = key;
         }
     }
 
@@ -129,6 +136,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
         }
         live.remove(key);
         dirty.remove(key);
+        lastDirty = null;
         byte[] bytes = inner.get(Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         if (bytes != null) {
             live.put(key, codec.decode(bytes));
@@ -141,6 +149,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
         if (allLoaded && !stored.contains(key)) {
             // written and deleted between two commits: the changelog never saw it
             dirty.remove(key);
+            lastDirty = null;
         } else {
             dirty.add(key);
         }
@@ -158,6 +167,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     public void deleteAfterNextCommit(String key) {
         live.remove(key);
         dirty.remove(key);
+        lastDirty = null;
         if ((inner != null || written != null) && !(allLoaded && !stored.contains(key))) {
             retiring.add(key);
         }
@@ -222,6 +232,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
                 }
             }
             dirty.clear();
+            lastDirty = null;
             return;
         }
         if (dirty.isEmpty()) {
@@ -239,6 +250,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
             }
         }
         dirty.clear();
+        lastDirty = null;
     }
 
     /** The changelogged store was written behind our back (restoration into a recycled task). */
@@ -246,6 +258,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     public void clearCache() {
         live.clear();
         dirty.clear();
+        lastDirty = null;
         stored.clear();
         retiring.clear();
         retired.clear();
@@ -292,6 +305,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     public void close() {
         live.clear();
         dirty.clear();
+        lastDirty = null;
         stored.clear();
         retiring.clear();
         retired.clear();

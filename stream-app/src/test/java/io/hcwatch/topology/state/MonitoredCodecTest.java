@@ -3,6 +3,8 @@ package io.hcwatch.topology.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hcwatch.alert.MonitorHarness;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
@@ -171,6 +173,23 @@ class MonitoredCodecTest {
         assertThat(scope.state.seconds).hasSize(40);
         byte[] current = floodCodec.encode(scope);
         assertThat(floodCodec.encode(floodCodec.decode(current))).isEqualTo(current);
+    }
+
+    @Test
+    void eachKindIsWrittenAsTheVersionFieldFollowedByTheTreeOfItsFields() throws IOException {
+        // the layout written before the encoder stopped building a tree: {"v": N} with the key's fields set after it
+        assertWrittenAsTree(fleetCodec, fleetCodec.decode(golden("fleet-prod-web-tg.json")));
+        assertWrittenAsTree(TopologyFactory.hostCodec(), TopologyFactory.hostCodec().decode(golden("host-lb1.json")));
+        assertWrittenAsTree(TopologyFactory.floodCodec(), TopologyFactory.floodCodec().decode(golden("flood-haproxy-www.json")));
+    }
+
+    private static <S> void assertWrittenAsTree(MonitoredCodec<S> codec, Monitored<S> m) throws IOException {
+        byte[] written = codec.encode(m);
+        ObjectMapper mapper = JsonStateCodec.MAPPER;
+        ObjectNode tree = mapper.createObjectNode();
+        tree.put("v", MonitoredCodec.VERSION);
+        tree.setAll((ObjectNode) mapper.valueToTree(m));
+        assertThat(new String(written, StandardCharsets.UTF_8)).isEqualTo(mapper.writeValueAsString(tree));
     }
 
     @Test

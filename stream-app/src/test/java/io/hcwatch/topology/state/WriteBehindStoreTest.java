@@ -12,7 +12,10 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
-/** What a write-behind store writes to its changelogged store at each commit. */
+/**
+ * What a write-behind store writes to its changelogged store at each commit: every key changed
+ * since the previous one, however often or in what order it was marked, and tombstones when due.
+ */
 class WriteBehindStoreTest {
 
     /** Every write that reaches the changelogged store, as "put k=v" or "delete k", per commit. */
@@ -69,6 +72,63 @@ class WriteBehindStoreTest {
         commit();
         commit();
         assertThat(writes).containsExactly("delete held/3");
+    }
+
+    @Test
+    void aKeyMarkedAgainAfterACommitIsWrittenAgain() {
+        store.keys();
+        store.put("clock", "abc");
+        store.markChanged("clock");
+        store.markChanged("clock");
+        commit();
+        assertThat(writes).containsExactly("put clock=abc");
+        store.markChanged("clock");
+        commit();
+        assertThat(writes).containsExactly("put clock=abc");
+        commit();
+        assertThat(writes).isEmpty();
+    }
+
+    @Test
+    void aKeyMarkedLastThenDeletedAndPutAgainIsWritten() {
+        store.keys();
+        store.put("held/1", "x");
+        commit();
+        store.put("pending", "p");
+        store.markChanged("pending");
+        store.delete("pending");
+        // written and deleted between two commits: nothing to write
+        commit();
+        assertThat(writes).isEmpty();
+        store.put("pending", "q");
+        store.markChanged("pending");
+        commit();
+        assertThat(writes).containsExactly("put pending=q");
+    }
+
+    @Test
+    void aKeyMarkedLastThenDeletedAfterTheNextCommitAndPutAgainIsWritten() {
+        store.keys();
+        store.put("held/1", "x");
+        store.deleteAfterNextCommit("held/1");
+        store.put("held/1", "y");
+        store.markChanged("held/1");
+        commit();
+        assertThat(writes).containsExactly("put held/1=y");
+    }
+
+    @Test
+    void everyKeyMarkedBetweenTwoCommitsIsWrittenOnce() {
+        store.keys();
+        store.put("a", "1");
+        store.put("b", "2");
+        commit();
+        store.markChanged("a");
+        store.markChanged("b");
+        store.markChanged("a");
+        store.markChanged("b");
+        commit();
+        assertThat(writes).containsExactlyInAnyOrder("put a=1", "put b=2");
     }
 
     private void commit() {
