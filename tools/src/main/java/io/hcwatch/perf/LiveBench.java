@@ -22,14 +22,18 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -80,6 +84,18 @@ public final class LiveBench {
      */
     public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
             Map<String, String> streamsConfig, boolean withStats, PrintStream out) throws Exception {
+        run(records, partitions, rounds, instances, latencySamples, streamsConfig, withStats, List.of(), out);
+    }
+
+    /**
+     * @param threads when not empty, run both apps at each of these stream thread counts in every round
+     *                ({@link #compareThreads}) instead of once with {@code streamsConfig}'s; not with {@code withStats}
+     */
+    public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
+            Map<String, String> streamsConfig, boolean withStats, List<Integer> threads, PrintStream out) throws Exception {
+        if (withStats && !threads.isEmpty()) {
+            throw new IllegalArgumentException("the HAProxy polls are measured at one thread count");
+        }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.segment.bytes", "268435456",
                 // Kafka's default (the embedded broker's is 0, for tests): a group waits 3s for its members before
                 // the first assignment, so two stream threads or instances starting together share the ingest tasks
@@ -97,6 +113,13 @@ public final class LiveBench {
             out.printf("  produced in %.1fs%s%n", (System.nanoTime() - produceStart) / 1e9,
                     withStats ? String.format(" (and %,d HAProxy polls of %d frontends on %s)", polls, STATS_FRONTENDS, STATS_TOPIC) : "");
 
+            if (!threads.isEmpty()) {
+                compareThreads(broker, registry, records, rounds, instances, threads, streamsConfig, out);
+                if (latencySamples > 0) {
+                    latency(broker, registry, latencySamples, partitions, streamsConfig, out);
+                }
+                return;
+            }
             // the apps share this JVM and its compiled code: the first to run would pay for compiling
             // Kafka's record path and its own code (a quarter or more of the JVM's CPU in a short run)
             List<String> kinds = withStats ? List.of(PASS_THROUGH, HCWATCH, HCWATCH_STATS) : List.of(PASS_THROUGH, HCWATCH);
@@ -120,7 +143,7 @@ public final class LiveBench {
                 List<Measurement> order = new ArrayList<>(withStats ? List.of(passThroughRun, hcwatchRun, statsRun)
                         : List.of(passThroughRun, hcwatchRun));
                 if (round % 2 == 0) {
-                    java.util.Collections.reverse(order);
+                    Collections.reverse(order);
                 }
                 for (Measurement m : order) {
                     m.run();
@@ -147,13 +170,81 @@ public final class LiveBench {
                 double hs = median(hcwatchStats.stream().map(Rate::perSecond).toList());
                 out.printf("with haproxy-stats (median of %d rounds): %,.0f records/s, %.3f of hcwatch without (per round: %s);"
                                 + " CPU per record %.2f us%n", rounds, hs, hs / h,
-                        java.util.stream.IntStream.range(0, rounds).mapToObj(i -> String.format("%.3f",
+                        IntStream.range(0, rounds).mapToObj(i -> String.format("%.3f",
                                 hcwatchStats.get(i).perSecond() / hcwatch.get(i).perSecond())).toList(),
                         median(hcwatchStats.stream().map(Rate::cpuMicrosPerRecord).toList()));
             }
 
-            latency(broker, registry, latencySamples, partitions, streamsConfig, out);
+            if (latencySamples > 0) {
+                latency(broker, registry, latencySamples, partitions, streamsConfig, out);
+            }
         }
+    }
+
+    /**
+     * Both apps at each stream thread count, every round (order rotated by one each round, so no app
+     * and thread count always runs first or last): how much each app gains from more threads on this
+     * machine, measured in the same run as the pass-through gains. Two threads on two cores are also
+     * a test of the machine: when the pass-through gains nothing, neither can anything else.
+     */
+    private static void compareThreads(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, long records, int rounds,
+            int instances, List<Integer> threads, Map<String, String> streamsConfig, PrintStream out) throws Exception {
+        Map<Integer, Map<String, String>> configs = new LinkedHashMap<>();
+        for (int t : threads) {
+            Map<String, String> c = new LinkedHashMap<>(streamsConfig);
+            c.put("num.stream.threads", Integer.toString(t));
+            configs.put(t, c);
+        }
+        Map<String, String> first = configs.get(threads.get(0));
+        for (String kind : List.of(PASS_THROUGH, HCWATCH)) {
+            warmUp(broker, kind + "-warm-up", records / 4, starter(kind, kind + "-warm-up", instances, broker, registry, first), out);
+        }
+        // per app kind and thread count, one rate per round
+        Map<String, List<Rate>> rates = new LinkedHashMap<>();
+        List<String> runs = new ArrayList<>();
+        for (int t : threads) {
+            for (String kind : List.of(PASS_THROUGH, HCWATCH)) {
+                String run = kind + "-" + t + "t";
+                runs.add(run);
+                rates.put(run, new ArrayList<>());
+            }
+        }
+        for (int round = 1; round <= rounds; round++) {
+            List<String> order = new ArrayList<>(runs);
+            Collections.rotate(order, -(round - 1));
+            for (String run : order) {
+                String kind = run.substring(0, run.lastIndexOf('-'));
+                int t = Integer.parseInt(run.substring(run.lastIndexOf('-') + 1, run.length() - 1));
+                String id = run + "-" + round;
+                rates.get(run).add(measure(broker, id, records, starter(kind, id, instances, broker, registry, configs.get(t)), out));
+            }
+        }
+        int base = threads.get(0);
+        for (int t : threads) {
+            List<Rate> h = rates.get(HCWATCH + "-" + t + "t");
+            List<Rate> p = rates.get(PASS_THROUGH + "-" + t + "t");
+            double hm = median(h.stream().map(Rate::perSecond).toList());
+            double pm = median(p.stream().map(Rate::perSecond).toList());
+            out.printf("%d stream thread(s), median of %d rounds: hcwatch %,.0f records/s; pass-through %,.0f records/s; ratio %.2f;"
+                            + " CPU per record (whole JVM) %.2f / %.2f us; stream threads' %.2f / %.2f us%n", t, rounds, hm, pm, hm / pm,
+                    median(h.stream().map(Rate::cpuMicrosPerRecord).toList()), median(p.stream().map(Rate::cpuMicrosPerRecord).toList()),
+                    median(h.stream().map(Rate::threadMicrosPerRecord).toList()), median(p.stream().map(Rate::threadMicrosPerRecord).toList()));
+            if (t != base) {
+                out.printf("  %d threads against %d: hcwatch %s, pass-through %s (median of the per-round ratios; rounds %s / %s)%n", t, base,
+                        gain(h, rates.get(HCWATCH + "-" + base + "t")), gain(p, rates.get(PASS_THROUGH + "-" + base + "t")),
+                        perRound(h, rates.get(HCWATCH + "-" + base + "t")), perRound(p, rates.get(PASS_THROUGH + "-" + base + "t")));
+            }
+        }
+    }
+
+    private static String gain(List<Rate> more, List<Rate> fewer) {
+        return String.format("%.2fx", median(IntStream.range(0, more.size())
+                .mapToObj(i -> more.get(i).perSecond() / fewer.get(i).perSecond()).toList()));
+    }
+
+    private static String perRound(List<Rate> more, List<Rate> fewer) {
+        return IntStream.range(0, more.size())
+                .mapToObj(i -> String.format("%.2f", more.get(i).perSecond() / fewer.get(i).perSecond())).toList().toString();
     }
 
     static StreamAppConfig config(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, String applicationId,
@@ -346,9 +437,37 @@ public final class LiveBench {
                                 + " stream threads %.0f%% of a core (%.2f us per record)%s%n", group, counted, seconds,
                         rate.perSecond(), rate.cpuMicrosPerRecord(), 100 * threadBusy, rate.threadMicrosPerRecord(),
                         seconds < 60 ? " (short of a sustained minute: add --records)" : "");
+                out.printf("  %-16s records its internal topics took per 1,000 input records: %s%n", "",
+                        internalWrites(admin, group, total));
                 return rate;
             }
         }
+    }
+
+    /**
+     * What an app wrote to its repartition topics and changelogs, per 1,000 input records, by topic
+     * (without the application id): the broker's share of an app's cost, and how much state a
+     * monitor writes (a record held above the watermark at a commit costs a changelog record, and
+     * its tombstone another).
+     */
+    private static String internalWrites(Admin admin, String applicationId, long inputRecords) throws Exception {
+        String prefix = applicationId + "-";
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        for (var d : admin.describeTopics(admin.listTopics().names().get().stream().filter(t -> t.startsWith(prefix)).toList())
+                .allTopicNames().get().values()) {
+            d.partitions().forEach(p -> request.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
+        }
+        Map<String, Long> byTopic = new TreeMap<>();
+        for (var e : admin.listOffsets(request).all().get().entrySet()) {
+            byTopic.merge(e.getKey().topic().substring(prefix.length()), e.getValue().offset(), Long::sum);
+        }
+        if (byTopic.isEmpty()) {
+            return "none";
+        }
+        StringBuilder line = new StringBuilder();
+        byTopic.forEach((topic, n) -> line.append(line.isEmpty() ? "" : ", ")
+                .append(String.format("%s %.1f", topic, 1000.0 * n / inputRecords)));
+        return line.toString();
     }
 
     private static long processCpuNanos() {
