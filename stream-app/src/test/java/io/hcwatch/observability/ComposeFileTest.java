@@ -3,6 +3,7 @@ package io.hcwatch.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.testsupport.ExternalTool;
+import io.hcwatch.testsupport.RepoFiles;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.app.StreamAppConfig;
 import io.hcwatch.sink.SinkConfig;
+import io.hcwatch.testsupport.RepoFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;

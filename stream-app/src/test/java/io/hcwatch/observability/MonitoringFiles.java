@@ -3,12 +3,14 @@ package io.hcwatch.observability;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.hcwatch.testsupport.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,8 +60,16 @@ public final class MonitoringFiles {
     }
 
     public static List<String> ruleExpressions() throws IOException {
+        return ruleExpressions(group -> true);
+    }
+
+    /** The expressions of the rule groups whose names {@code groups} accepts. */
+    public static List<String> ruleExpressions(Predicate<String> groups) throws IOException {
         List<String> exprs = new ArrayList<>();
         for (JsonNode group : rules().path("groups")) {
+            if (!groups.test(group.path("name").asText())) {
+                continue;
+            }
             for (JsonNode rule : group.path("rules")) {
                 exprs.add(rule.path("expr").asText());
             }

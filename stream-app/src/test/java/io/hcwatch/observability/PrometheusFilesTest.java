@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hcwatch.testsupport.ExternalTool;
+import io.hcwatch.testsupport.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -2,10 +2,10 @@ package io.hcwatch.repo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hcwatch.observability.RepoFiles;
+import io.hcwatch.testsupport.RepoFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

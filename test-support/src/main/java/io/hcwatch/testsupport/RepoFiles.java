@@ -1,4 +1,4 @@
-package io.hcwatch.observability;
+package io.hcwatch.testsupport;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
