@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,8 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class CollectorMetrics {
 
+    /** The values of {@code hcwatch_collector_publish_errors_total{reason}}. */
+    static final List<String> PUBLISH_ERROR_REASONS = List.of("delivery", "unavailable", "serialize", "send");
+    /** The values of {@code hcwatch_collector_objects_total{outcome}}. */
+    static final List<String> OBJECT_OUTCOMES = List.of("delivered", "duplicate", "dead_lettered", "skipped", "retried");
+
     private final MeterRegistry registry;
     private final Map<String, AtomicInteger> up = new ConcurrentHashMap<>();
+    private final Set<String> topics = ConcurrentHashMap.newKeySet();
 
     public CollectorMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -63,6 +71,7 @@ public final class CollectorMetrics {
     }
 
     public void published(String topic, long pollToAckNanos) {
+        topicKnown(topic);
         Timer.builder("hcwatch.collector.publish.latency").tag("topic", topic)
                 .description("From the start of the poll that produced a record to the broker's acknowledgement")
                 .publishPercentiles(0.5, 0.99)
@@ -74,9 +83,30 @@ public final class CollectorMetrics {
     }
 
     public void publishFailed(String topic, String reason) {
-        Counter.builder("hcwatch.collector.publish.errors").tags("topic", topic, "reason", reason)
+        topicKnown(topic);
+        publishErrors(topic, reason).increment();
+    }
+
+    /**
+     * Registers a topic's publish errors at 0 for every reason, as soon as the topic is known: an
+     * alert rule's {@code increase()} cannot see a series' first sample, so a counter that first
+     * appears at 1 would hide the first failure.
+     */
+    public void topicKnown(String topic) {
+        if (topics.add(topic)) {
+            PUBLISH_ERROR_REASONS.forEach(reason -> publishErrors(topic, reason));
+        }
+    }
+
+    private Counter publishErrors(String topic, String reason) {
+        return Counter.builder("hcwatch.collector.publish.errors").tags("topic", topic, "reason", reason)
                 .description("Records not published; state records are sent again at the next poll")
-                .register(registry).increment();
+                .register(registry);
+    }
+
+    /** Registers every log-object outcome at 0 (see {@link #topicKnown}), before the first object. */
+    public void objectsKnown() {
+        OBJECT_OUTCOMES.forEach(outcome -> objects(outcome));
     }
 
     /** {@code hcwatch_collector_api_calls_total{api}}: one request sent to a cloud API (AWS). */
@@ -102,9 +132,13 @@ public final class CollectorMetrics {
 
     /** {@code hcwatch_collector_objects_total{outcome}}: log objects named by event notifications, by what became of them. */
     public void object(String outcome) {
-        Counter.builder("hcwatch.collector.objects").tag("outcome", outcome)
+        objects(outcome).increment();
+    }
+
+    private Counter objects(String outcome) {
+        return Counter.builder("hcwatch.collector.objects").tag("outcome", outcome)
                 .description("Log objects from event notifications: delivered, duplicate, dead_lettered, skipped, retried")
-                .register(registry).increment();
+                .register(registry);
     }
 
     /** {@code hcwatch_collector_lines_total{topic}}: log lines Kafka acknowledged. */

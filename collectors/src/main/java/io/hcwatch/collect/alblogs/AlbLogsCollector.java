@@ -62,6 +62,8 @@ public final class AlbLogsCollector implements AutoCloseable, Runnable {
                 Clock.systemUTC());
         backoff = new Backoff(config.backoffInitial(), config.backoffMax(), () -> ThreadLocalRandom.current().nextDouble());
         metrics.hostKnown(config.queueName());
+        metrics.objectsKnown();
+        List.of(config.accessTopic(), config.healthTopic(), config.dlqTopic()).forEach(metrics::topicKnown);
         thread = new Thread(this, "hcwatch-collect-alb-logs");
         thread.setDaemon(true);
         thread.start();

@@ -231,6 +231,12 @@ class AlbLogsCollectorIT {
         assertThat(msg.deleted).isFalse();
         assertThat(sqs.count("DeleteMessage")).isZero();
         assertThat(metric("hcwatch.collector.objects", "outcome", "retried")).isGreaterThanOrEqualTo(2);
+        // registered at 0 when the collector starts, so that an alert rule's increase() sees the first one
+        var deadLettered = collector.registry().find("hcwatch.collector.objects").tag("outcome", "dead_lettered").counter();
+        assertThat(deadLettered).isNotNull();
+        assertThat(deadLettered.count()).isZero();
+        assertThat(collector.registry().scrape())
+                .contains("hcwatch_collector_publish_errors_total{reason=\"serialize\",topic=\"telemetry-dlq\"} 0.0");
 
         kafka.createTopics(1, "alb-access-logs");
         await("delivered and deleted once Kafka takes it").atMost(Duration.ofSeconds(60)).until(() -> msg.deleted);

@@ -275,7 +275,9 @@ class HaproxyCollectorIT {
                 URI.create("http://127.0.0.1:" + collector.metricsPort() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         assertThat(metrics).contains("hcwatch_collector_poll_errors_total{host=\"lb-ghost\",reason=\"unreachable\"}")
-                .contains("hcwatch_collector_up{host=\"lb-ghost\"} 0.0").contains("hcwatch_collector_up{host=\"lb-it\"} 1.0");
+                .contains("hcwatch_collector_up{host=\"lb-ghost\"} 0.0").contains("hcwatch_collector_up{host=\"lb-it\"} 1.0")
+                // at 0 before the first failure, so that an alert rule's increase() sees the first one
+                .contains("hcwatch_collector_publish_errors_total{reason=\"delivery\",topic=\"haproxy-stats" + suffix + "\"} 0.0");
     }
 
     // ---- helpers --------------------------------------------------------------------------------
