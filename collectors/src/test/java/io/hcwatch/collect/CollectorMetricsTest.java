@@ -65,6 +65,26 @@ class CollectorMetricsTest {
     }
 
     @Test
+    void everyCollectorMetricTheDashboardReadsIsExported() throws IOException {
+        metrics.hostKnown("lb-1");
+        metrics.published("haproxy-stats", 3_000_000);
+        String scrape = registry.scrape();
+        Set<String> used = new TreeSet<>();
+        // the panels' queries, not their descriptions
+        Matcher expr = Pattern.compile("\"expr\": *\"((?:[^\"\\\\]|\\\\.)*)\"")
+                .matcher(Files.readString(RepoFiles.resolve("grafana/dashboards/hcwatch.json")));
+        while (expr.find()) {
+            Matcher m = Pattern.compile("hcwatch_collector_[a-z_]+").matcher(expr.group(1));
+            while (m.find()) {
+                used.add(m.group());
+            }
+        }
+        assertThat(used).contains("hcwatch_collector_up", "hcwatch_collector_publish_errors_total",
+                "hcwatch_collector_publish_latency_seconds_bucket");
+        assertThat(used).allSatisfy(name -> assertThat(scrape).contains("\n" + name + "{"));
+    }
+
+    @Test
     void theCollectorRulesJobPatternMatchesEveryCollectorJobPrometheusScrapesAndNothingElse() throws IOException {
         Matcher rule = Pattern.compile("up\\{job=~\"([^\"]+)\"} == 0").matcher(collectorRules());
         assertThat(rule.find()).isTrue();
