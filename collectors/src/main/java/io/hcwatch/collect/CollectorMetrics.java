@@ -106,7 +106,7 @@ public final class CollectorMetrics {
 
     /** Registers every log-object outcome at 0 (see {@link #topicKnown}), before the first object. */
     public void objectsKnown() {
-        OBJECT_OUTCOMES.forEach(outcome -> objects(outcome));
+        OBJECT_OUTCOMES.forEach(this::objects);
     }
 
     /** {@code hcwatch_collector_api_calls_total{api}}: one request sent to a cloud API (AWS). */

@@ -55,11 +55,7 @@ class CollectorMetricsTest {
         metrics.topicKnown("haproxy-stats");
         metrics.objectsKnown();
         String scrape = registry.scrape();
-        Set<String> used = new TreeSet<>();
-        Matcher m = Pattern.compile("hcwatch_collector_[a-z_]+").matcher(collectorRules());
-        while (m.find()) {
-            used.add(m.group());
-        }
+        Set<String> used = collectorMetricNames(collectorRules());
         assertThat(used).contains("hcwatch_collector_up", "hcwatch_collector_publish_errors_total", "hcwatch_collector_objects_total");
         assertThat(used).allSatisfy(name -> assertThat(scrape).contains("\n" + name + "{"));
     }
@@ -74,10 +70,7 @@ class CollectorMetricsTest {
         Matcher expr = Pattern.compile("\"expr\": *\"((?:[^\"\\\\]|\\\\.)*)\"")
                 .matcher(Files.readString(RepoFiles.resolve("grafana/dashboards/hcwatch.json")));
         while (expr.find()) {
-            Matcher m = Pattern.compile("hcwatch_collector_[a-z_]+").matcher(expr.group(1));
-            while (m.find()) {
-                used.add(m.group());
-            }
+            used.addAll(collectorMetricNames(expr.group(1)));
         }
         assertThat(used).contains("hcwatch_collector_up", "hcwatch_collector_publish_errors_total",
                 "hcwatch_collector_publish_latency_seconds_bucket");
@@ -97,6 +90,15 @@ class CollectorMetricsTest {
         }
         assertThat(matched).containsExactly("hcwatch-alb-collector", "hcwatch-alb-logs-collector", "hcwatch-haproxy-collector");
         assertThat(other).contains("hcwatch-stream-app", "hcwatch-alert-sink");
+    }
+
+    private static Set<String> collectorMetricNames(String text) {
+        Set<String> names = new TreeSet<>();
+        Matcher m = Pattern.compile("hcwatch_collector_[a-z_]+").matcher(text);
+        while (m.find()) {
+            names.add(m.group());
+        }
+        return names;
     }
 
     private static String collectorRules() throws IOException {

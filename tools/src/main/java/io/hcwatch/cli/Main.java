@@ -26,8 +26,13 @@ public final class Main implements Runnable {
 
     /** Runs a command line and returns its exit code (2 for a bad flag or input, with one line saying why). */
     public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command line {@link #execute} runs; tests give it their own error writer. */
+    static CommandLine commandLine() {
         // a collector's bad configuration is a bad input like any other: exit 2, one line
-        return Cli.commandLine(new Main(), ConfigException.class).execute(args);
+        return Cli.commandLine(new Main(), ConfigException.class);
     }
 
     @Override

@@ -200,29 +200,25 @@ public final class LiveBench {
             warmUp(broker, kind + "-warm-up", records / 4, starter(kind, kind + "-warm-up", instances, broker, registry, first), out);
         }
         // per app kind and thread count, one rate per round
-        Map<String, List<Rate>> rates = new LinkedHashMap<>();
-        List<String> runs = new ArrayList<>();
+        Map<ThreadRun, List<Rate>> rates = new LinkedHashMap<>();
         for (int t : threads) {
             for (String kind : List.of(PASS_THROUGH, HCWATCH)) {
-                String run = kind + "-" + t + "t";
-                runs.add(run);
-                rates.put(run, new ArrayList<>());
+                rates.put(new ThreadRun(kind, t), new ArrayList<>());
             }
         }
         for (int round = 1; round <= rounds; round++) {
-            List<String> order = new ArrayList<>(runs);
+            List<ThreadRun> order = new ArrayList<>(rates.keySet());
             Collections.rotate(order, -(round - 1));
-            for (String run : order) {
-                String kind = run.substring(0, run.lastIndexOf('-'));
-                int t = Integer.parseInt(run.substring(run.lastIndexOf('-') + 1, run.length() - 1));
-                String id = run + "-" + round;
-                rates.get(run).add(measure(broker, id, records, starter(kind, id, instances, broker, registry, configs.get(t)), out));
+            for (ThreadRun run : order) {
+                String id = run.name() + "-" + round;
+                rates.get(run).add(measure(broker, id, records,
+                        starter(run.kind(), id, instances, broker, registry, configs.get(run.threads())), out));
             }
         }
         int base = threads.get(0);
         for (int t : threads) {
-            List<Rate> h = rates.get(HCWATCH + "-" + t + "t");
-            List<Rate> p = rates.get(PASS_THROUGH + "-" + t + "t");
+            List<Rate> h = rates.get(new ThreadRun(HCWATCH, t));
+            List<Rate> p = rates.get(new ThreadRun(PASS_THROUGH, t));
             double hm = median(h.stream().map(Rate::perSecond).toList());
             double pm = median(p.stream().map(Rate::perSecond).toList());
             out.printf("%d stream thread(s), median of %d rounds: hcwatch %,.0f records/s; pass-through %,.0f records/s; ratio %.2f;"
@@ -230,10 +226,18 @@ public final class LiveBench {
                     median(h.stream().map(Rate::cpuMicrosPerRecord).toList()), median(p.stream().map(Rate::cpuMicrosPerRecord).toList()),
                     median(h.stream().map(Rate::threadMicrosPerRecord).toList()), median(p.stream().map(Rate::threadMicrosPerRecord).toList()));
             if (t != base) {
+                List<Rate> hBase = rates.get(new ThreadRun(HCWATCH, base));
+                List<Rate> pBase = rates.get(new ThreadRun(PASS_THROUGH, base));
                 out.printf("  %d threads against %d: hcwatch %s, pass-through %s (median of the per-round ratios; rounds %s / %s)%n", t, base,
-                        gain(h, rates.get(HCWATCH + "-" + base + "t")), gain(p, rates.get(PASS_THROUGH + "-" + base + "t")),
-                        perRound(h, rates.get(HCWATCH + "-" + base + "t")), perRound(p, rates.get(PASS_THROUGH + "-" + base + "t")));
+                        gain(h, hBase), gain(p, pBase), perRound(h, hBase), perRound(p, pBase));
             }
+        }
+    }
+
+    /** One app kind at one stream thread count in {@link #compareThreads}; its name prefixes each round's app id. */
+    private record ThreadRun(String kind, int threads) {
+        String name() {
+            return kind + "-" + threads + "t";
         }
     }
 

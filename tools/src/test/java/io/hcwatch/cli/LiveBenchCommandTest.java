@@ -2,9 +2,8 @@ package io.hcwatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
 /** Bad flags of {@code bench live} end before a broker is started: exit 2 and one line saying why. */
@@ -33,16 +32,9 @@ class LiveBenchCommandTest {
 
     /** The exit code and the last line written to standard error. */
     private static String run(String... args) {
-        PrintStream saved = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = Main.execute(args);
-        } finally {
-            System.setErr(saved);
-        }
-        String[] lines = err.toString(StandardCharsets.UTF_8).strip().split("\n");
+        StringWriter err = new StringWriter();
+        int code = Main.commandLine().setErr(new PrintWriter(err, true)).execute(args);
+        String[] lines = err.toString().strip().split("\n");
         return code + ": " + lines[lines.length - 1].replaceFirst("^hcwatch[^:]*: ", "");
     }
 }
