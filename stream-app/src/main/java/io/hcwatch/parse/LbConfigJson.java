@@ -45,7 +45,8 @@ public final class LbConfigJson implements LineParser<LbConfig> {
             LbConfig config = new LbConfig(kind, f.string("id", true), f.instant("ts", true), f.string("lb", false),
                     f.bool("cross_zone"), f.nonNegative("registered_targets"), thresholds(f.object("unhealthy_state_routing")),
                     thresholds(f.object("dns_failover")), HealthCheckResultJson.checkConfig(f.object("health_check")),
-                    f.string("host", false), f.string("frontend", false), f.nonNegative("maxconn"), null, null);
+                    f.string("host", false), f.string("frontend", false), f.nonNegative("maxconn"), null, null,
+                    f.string("log_format", false));
             JsonNode tree = MAPS.readTree(json);
             config.setTargetZones(targetZones(tree.get("target_zones")));
             config.setZoneCidrs(zoneCidrs(tree.get("zone_cidrs")));

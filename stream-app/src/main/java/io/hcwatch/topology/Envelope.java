@@ -58,7 +58,10 @@ public record Envelope(Kind kind, Object record, String upstream) {
          * a pending store or on a repartition topic is still read after an upgrade.
          */
         int version() {
-            return this == HAPROXY_TRAFFIC || this == TARGET_TRAFFIC ? 2 : 1;
+            return switch (this) {
+                case HAPROXY_TRAFFIC, TARGET_TRAFFIC, LB_CONFIG -> 2;
+                default -> 1;
+            };
         }
 
         static Kind ofTag(byte tag) {

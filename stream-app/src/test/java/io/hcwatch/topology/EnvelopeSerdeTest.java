@@ -76,4 +76,31 @@ class EnvelopeSerdeTest {
         assertThat(t.getByTarget().get("10.0.1.5:8080").getLatency().remaining()).isZero();
         assertThat(back.upstream()).isEqualTo("alb-0");
     }
+
+    /** An LbConfig an earlier release put on a repartition topic (envelope schema version 1: no log_format). */
+    @Test
+    void anLbConfigOfVersionOneIsReadWithoutALogFormat() throws Exception {
+        org.apache.avro.Schema v1;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/internal-schema-history/LbConfig/v1.avsc")) {
+            v1 = new org.apache.avro.Schema.Parser().parse(in);
+        }
+        org.apache.avro.generic.GenericRecord config = new org.apache.avro.generic.GenericData.Record(v1);
+        config.put("kind", new org.apache.avro.generic.GenericData.EnumSymbol(v1.getField("kind").schema(), "haproxy_frontend"));
+        config.put("id", "lb1/www");
+        config.put("ts", 1_772_548_200_000L);
+        config.put("host", "lb1");
+        config.put("frontend", "www");
+        config.put("maxconn", 2000);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(new byte[] {0, 3, 1}); // versioned envelope, kind LB_CONFIG, schema version 1
+        org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+        encoder.writeString("config-0");
+        new org.apache.avro.generic.GenericDatumWriter<org.apache.avro.generic.GenericRecord>(v1).write(config, encoder);
+        encoder.flush();
+
+        Envelope back = serde.deserialize("host", out.toByteArray());
+        io.hcwatch.avro.v1.LbConfig c = (io.hcwatch.avro.v1.LbConfig) back.record();
+        assertThat(c.getMaxconn()).isEqualTo(2000);
+        assertThat(c.getLogFormat()).isNull();
+    }
 }

@@ -146,7 +146,7 @@ final class AlbModel {
     LbConfig config(AlbTargetGroup tg, long ts) {
         return new LbConfig(ConfigKind.target_group, tg.name, Instant.ofEpochMilli(ts), World.LB, tg.crossZone,
                 tg.registeredTargets, new Thresholds(tg.routingCount, tg.routingPercent),
-                new Thresholds(tg.dnsCount, tg.dnsPercent), tg.check.toAvro(), null, null, null, null, null);
+                new Thresholds(tg.dnsCount, tg.dnsPercent), tg.check.toAvro(), null, null, null, null, null, null);
     }
 
     /** A configuration change, applied to the next checks and announced on the config topic. */

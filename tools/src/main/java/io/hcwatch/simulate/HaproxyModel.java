@@ -204,10 +204,10 @@ final class HaproxyModel {
         long t0 = w.start();
         for (Host h : hosts) {
             w.writeConfig(new LbConfig(ConfigKind.haproxy_process, h.name, Instant.ofEpochMilli(t0), null, null, null, null,
-                    null, null, h.name, null, h.maxconn, null, null));
+                    null, null, h.name, null, h.maxconn, null, null, null));
             for (Frontend f : h.frontends) {
                 w.writeConfig(new LbConfig(ConfigKind.haproxy_frontend, h.name + "/" + f.name, Instant.ofEpochMilli(t0), null,
-                        null, null, null, null, null, h.name, f.name, f.maxconn, null, null));
+                        null, null, null, null, null, h.name, f.name, f.maxconn, null, null, null));
                 for (ServerView s : f.backend.servers) {
                     // spread-checks: each server's checks start at their own offset
                     w.at(t0 + checks.uniform(0L, INTER_MS), () -> check(h, f.backend, s));
