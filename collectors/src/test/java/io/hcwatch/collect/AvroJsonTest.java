@@ -47,7 +47,7 @@ class AvroJsonTest {
         assertThat(AvroJson.write(c)).isEqualTo("{\"kind\":\"haproxy_frontend\",\"id\":\"lb1/fe_web\","
                 + "\"ts\":\"2026-12-02T07:33:00.250Z\",\"lb\":null,\"cross_zone\":null,\"registered_targets\":null,"
                 + "\"unhealthy_state_routing\":null,\"dns_failover\":null,\"health_check\":null,\"host\":\"lb1\","
-                + "\"frontend\":\"fe_web\",\"maxconn\":200,\"target_zones\":null,\"zone_cidrs\":null}");
+                + "\"frontend\":\"fe_web\",\"maxconn\":200,\"target_zones\":null,\"zone_cidrs\":null,\"log_format\":null}");
     }
 
     @Test
@@ -66,7 +66,7 @@ class AvroJsonTest {
                 .setZoneCidrs(java.util.Map.of("us-east-1a", List.of("10.0.1.0/24", "10.0.3.0/24"))).build();
 
         assertThat(AvroJson.write(c)).endsWith("\"maxconn\":null,\"target_zones\":{\"10.0.1.5\":\"us-east-1a\"},"
-                + "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.1.0/24\",\"10.0.3.0/24\"]}}");
+                + "\"zone_cidrs\":{\"us-east-1a\":[\"10.0.1.0/24\",\"10.0.3.0/24\"]},\"log_format\":null}");
     }
 
     @Test
