@@ -33,8 +33,8 @@ import org.apache.kafka.common.utils.Time;
  * loopback ports in a temporary directory: what {@code ./hcwatch demo} and {@code bench live} run
  * on, so a newcomer needs nothing but Java, and the cluster of every integration test. Formatted
  * with Kafka's own StorageTool ({@code --standalone}), started as {@link KafkaRaftServer}, deleted
- * on close. Started with {@link SecuredListeners}, it is also a secured cluster (SASL_SSL with SCRAM,
- * mutual TLS) for the tests of hcwatch's secured connections.
+ * on close. Started with {@link SecuredListeners}, it is also a secured cluster (SASL_SSL with SCRAM
+ * or PLAIN, mutual TLS) for the tests of hcwatch's secured connections.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
@@ -82,7 +82,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             try (Writer w = Files.newBufferedWriter(config)) {
                 props.store(w, "hcwatch embedded broker");
             }
-            format(config, secured == null ? Map.of() : secured.scramUsers());
+            format(config, secured == null ? Map.of() : secured.users());
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + brokerPort;
@@ -128,9 +128,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.setProperty("listeners", p.getProperty("listeners") + ",SASL_SSL://" + saslSsl + ",SSL://" + mutualTls);
         p.setProperty("advertised.listeners", p.getProperty("advertised.listeners") + ",SASL_SSL://" + saslSsl + ",SSL://" + mutualTls);
         p.setProperty("listener.security.protocol.map", p.getProperty("listener.security.protocol.map") + ",SASL_SSL:SASL_SSL,SSL:SSL");
-        p.setProperty("sasl.enabled.mechanisms", SecuredListeners.SCRAM_MECHANISM);
+        p.setProperty("sasl.enabled.mechanisms", SecuredListeners.SCRAM_MECHANISM + "," + SecuredListeners.PLAIN_MECHANISM);
         p.setProperty("listener.name.sasl_ssl." + SecuredListeners.SCRAM_MECHANISM.toLowerCase(java.util.Locale.ROOT)
                 + ".sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        StringBuilder plain = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+        secured.users().forEach((user, password) -> plain.append(" user_").append(user).append("=\"").append(password).append('"'));
+        p.setProperty("listener.name.sasl_ssl.plain.sasl.jaas.config", plain.append(';').toString());
         p.setProperty("ssl.keystore.type", "PKCS12");
         p.setProperty("ssl.keystore.location", secured.keystore().toString());
         p.setProperty("ssl.keystore.password", secured.storePassword());
@@ -177,7 +180,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return bootstrapServers;
     }
 
-    /** The SASL_SSL listener (SCRAM-SHA-512) of a broker started with {@link SecuredListeners}. */
+    /** The SASL_SSL listener (SCRAM-SHA-512 and PLAIN) of a broker started with {@link SecuredListeners}. */
     public String saslSslBootstrapServers() {
         if (saslSslBootstrapServers == null) {
             throw new IllegalStateException("this broker was started without secured listeners");

@@ -59,6 +59,15 @@ class SecuredListenersIT {
         return c;
     }
 
+    private static Map<String, Object> plain(String password) {
+        Map<String, Object> c = trusting(broker.saslSslBootstrapServers());
+        c.put("security.protocol", "SASL_SSL");
+        c.put("sasl.mechanism", "PLAIN");
+        c.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"hcwatch\""
+                + " password=\"" + password + "\";");
+        return c;
+    }
+
     private static int nodes(Map<String, Object> config) throws Exception {
         try (Admin admin = Admin.create(config)) {
             return admin.describeCluster().nodes().get(20, TimeUnit.SECONDS).size();
@@ -69,6 +78,13 @@ class SecuredListenersIT {
     void theScramUserLogsInOverTlsAndAWrongPasswordIsRefused() throws Exception {
         assertThat(nodes(scram(PASSWORD))).isEqualTo(1);
         assertThatThrownBy(() -> nodes(scram(PASSWORD + "x"))).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(SaslAuthenticationException.class);
+    }
+
+    @Test
+    void theSameUserLogsInWithPlainAndAWrongPasswordIsRefused() throws Exception {
+        assertThat(nodes(plain(PASSWORD))).isEqualTo(1);
+        assertThatThrownBy(() -> nodes(plain(PASSWORD + "x"))).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(SaslAuthenticationException.class);
     }
 
