@@ -76,7 +76,8 @@ public final class ClusterLogin {
         return settings;
     }
 
-    private static void login(Map<String, Object> settings, String clientId, Duration timeout) {
+    private static void login(Map<String, Object> connection, String clientId, Duration timeout) {
+        Map<String, Object> settings = new HashMap<>(connection);
         int millis = (int) timeout.toMillis();
         settings.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-login-check");
         settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
