@@ -2,6 +2,7 @@ package io.hcwatch.sink;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.cluster.ClusterLogin;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.retry.ExponentialBackoff;
@@ -106,10 +107,15 @@ public final class SinkApp implements AutoCloseable {
         this.blocked = new BlockedDeliveries(clock);
     }
 
+    /**
+     * @throws ClusterLogin.ClusterLoginException when the cluster refuses the configured TLS or SASL
+     *                                            login (checked before anything starts)
+     */
     public synchronized void start() {
         if (consumer != null) {
             throw new IllegalStateException("already started");
         }
+        ClusterLogin.verifyEach(List.of(consumerConfig(), producerConfig()), "hcwatch-alert-sink");
         processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
         DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks(), blocked);
         producer = new KafkaProducer<>(producerConfig());

@@ -1,6 +1,8 @@
 package io.hcwatch.sink;
 
 import io.hcwatch.avro.v1.Severity;
+import io.hcwatch.cluster.ClientSecurity;
+import io.hcwatch.cluster.ConfigProviders;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +18,9 @@ import java.util.Set;
 /**
  * The sink's settings, read from a {@link Properties} file; README lists every key. Unknown keys
  * are refused (outside the pass-through prefixes) so a misspelt setting fails at start instead of
- * being silently ignored on the path that pages people.
+ * being silently ignored on the path that pages people. Any value may be a reference to a config
+ * provider's secret ({@link ConfigProviders}); {@code security.protocol}, {@code sasl.*} and
+ * {@code ssl.*} go to both Kafka clients ({@link ClientSecurity}).
  */
 public record SinkConfig(
         String bootstrapServers,
@@ -74,7 +78,13 @@ public record SinkConfig(
     public record Retry(Duration initialBackoff, Duration maxBackoff) {
     }
 
-    public static SinkConfig from(Properties properties) {
+    public static SinkConfig from(Properties file) {
+        Properties properties;
+        try {
+            properties = ConfigProviders.resolve(file);
+        } catch (ConfigProviders.ProviderException e) {
+            throw new SinkConfigException(e.key(), e.problem());
+        }
         Reader in = new Reader(properties);
         in.refuseUnknownKeys();
         Set<String> sinks = in.list("sinks", SINK_PAGERDUTY);
@@ -204,7 +214,7 @@ public record SinkConfig(
                     .map(String::strip).filter(s -> !s.isEmpty()).toList();
             for (String key : properties.stringPropertyNames()) {
                 if (KNOWN_KEYS.contains(key) || IGNORED_KEYS.containsKey(key) || key.startsWith(KAFKA_PREFIX)
-                        || key.startsWith("schema.registry.") || key.startsWith("basic.auth.")) {
+                        || key.startsWith("schema.registry.") || key.startsWith("basic.auth.") || ClientSecurity.isSecurityKey(key)) {
                     continue;
                 }
                 if (key.startsWith(ROUTE_PREFIX)) {
@@ -275,9 +285,17 @@ public record SinkConfig(
             }
         }
 
-        /** Kafka client settings under {@code kafka.} go to both clients; {@code prefix} ones to one client and win. */
+        /**
+         * The security settings and those under {@code kafka.} go to both clients; {@code prefix} ones to one
+         * client; the more specific wins.
+         */
         Map<String, Object> withPrefix(String prefix) {
             Map<String, Object> out = new HashMap<>();
+            for (String key : properties.stringPropertyNames()) {
+                if (ClientSecurity.isSecurityKey(key)) {
+                    out.put(key, properties.getProperty(key).strip());
+                }
+            }
             for (String key : properties.stringPropertyNames()) {
                 if (key.startsWith(KAFKA_PREFIX) && !key.startsWith(CONSUMER_PREFIX) && !key.startsWith(PRODUCER_PREFIX)) {
                     out.put(key.substring(KAFKA_PREFIX.length()), properties.getProperty(key).strip());

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hcwatch.avro.v1.Severity;
 import java.io.PrintStream;
 import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -13,6 +15,7 @@ import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SinkConfigTest {
 
@@ -120,5 +123,41 @@ class SinkConfigTest {
 
         assertThat(new SinkApp(props, Map.<String, String>of()::get, p -> null, new PrintStream(new ByteArrayOutputStream(), true))
                 .config().stdoutEnabled()).isTrue();
+    }
+
+    @Test
+    void theSecuritySettingsGoToBothClientsUnderTheirKafkaOverridesWithSecretsFromAProvider(@TempDir Path dir) throws Exception {
+        Path secrets = Files.writeString(dir.resolve("kafka.properties"), "password=dlq-Pa55\n");
+        Properties props = minimal();
+        props.setProperty("config.providers", "file");
+        props.setProperty("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
+        props.setProperty("security.protocol", "SASL_SSL");
+        props.setProperty("sasl.mechanism", "PLAIN");
+        props.setProperty("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"sink\""
+                + " password=\"${file:" + secrets + ":password}\";");
+        props.setProperty("kafka.consumer.sasl.mechanism", "SCRAM-SHA-512");
+        props.setProperty("basic.auth.user.info", "sink:${file:" + secrets + ":password}");
+
+        SinkConfig config = SinkConfig.from(props);
+
+        assertThat(config.consumerOverrides()).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                        + " username=\"sink\" password=\"dlq-Pa55\";");
+        assertThat(config.producerOverrides()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "PLAIN")
+                .containsEntry("sasl.jaas.config", config.consumerOverrides().get("sasl.jaas.config"));
+        assertThat(config.serdeConfig()).containsEntry("basic.auth.user.info", "sink:dlq-Pa55");
+        assertThat(config.toString()).doesNotContain("dlq-Pa55");
+    }
+
+    @Test
+    void aReferenceToAnUndeclaredProviderIsRefusedNamingTheKey() {
+        Properties props = minimal();
+        props.setProperty("sasl.jaas.config", "x password=\"${env:KAFKA_PASSWORD}\";");
+
+        assertThatThrownBy(() -> SinkConfig.from(props))
+                .isInstanceOf(SinkConfigException.class)
+                .hasMessage("config key 'sasl.jaas.config': refers to ${env:KAFKA_PASSWORD}, but config.providers does not declare"
+                        + " a provider 'env'");
     }
 }

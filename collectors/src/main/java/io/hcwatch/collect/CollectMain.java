@@ -3,13 +3,14 @@ package io.hcwatch.collect;
 import io.hcwatch.collect.alb.AlbCommand;
 import io.hcwatch.collect.alblogs.AlbLogsCommand;
 import io.hcwatch.collect.haproxy.HaproxyCommand;
+import io.hcwatch.cluster.ClusterLogin;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code collect <collector> --config FILE}: runs one collector until stopped. A bad flag or a bad
- * configuration exits 2 with one line saying why.
+ * {@code collect <collector> --config FILE}: runs one collector until stopped. A bad flag, a bad
+ * configuration or a Kafka cluster that refuses the configured login exits 2 with one line saying why.
  */
 @Command(name = "collect", mixinStandardHelpOptions = true,
         description = "Reads a load balancer's own interfaces and publishes hcwatch's input topics.",
@@ -34,7 +35,7 @@ public final class CollectMain implements Runnable {
             return EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof ConfigException) {
+            if (e instanceof ConfigException || e instanceof ClusterLogin.ClusterLoginException) {
                 err.println(commandLine.getCommandName() + ": " + e.getMessage());
                 return EXIT_USAGE;
             }

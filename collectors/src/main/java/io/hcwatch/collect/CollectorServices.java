@@ -1,5 +1,6 @@
 package io.hcwatch.collect;
 
+import io.hcwatch.cluster.ClusterLogin;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -24,8 +25,14 @@ public final class CollectorServices implements AutoCloseable {
     private ProcessMetrics processMetrics;
     private EndpointServer endpoints;
 
-    /** Creates the producer and binds process and producer metrics. */
+    /**
+     * Creates the producer and binds process and producer metrics.
+     *
+     * @throws ClusterLogin.ClusterLoginException when the cluster refuses the configured TLS or SASL
+     *                                            login (checked before the producer is made)
+     */
     public synchronized Publisher startPublishing(PublishConfig config, String clientId, BooleanSupplier ready) {
+        ClusterLogin.verify(Publisher.producerSettings(config, clientId), clientId);
         processMetrics = ProcessMetrics.bind(registry, ProcessMetrics.DEFAULT_KAFKA_REFRESH, ready::getAsBoolean);
         publisher = Publisher.create(config, clientId, metrics);
         processMetrics.add(new KafkaClientMetrics(publisher.producer(), List.of(), processMetrics.scheduler(),
@@ -89,7 +96,17 @@ public final class CollectorServices implements AutoCloseable {
             }
             stopped.countDown();
         }, "hcwatch-collect-shutdown"));
-        start.run();
+        try {
+            start.run();
+        } catch (RuntimeException e) {
+            // a collector that could not start (its cluster refused the login, say) exits now, not at the hook
+            try {
+                collector.close();
+            } catch (Exception closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
         stopped.await();
         return 0;
     }

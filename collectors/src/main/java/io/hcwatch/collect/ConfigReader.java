@@ -1,5 +1,6 @@
 package io.hcwatch.collect;
 
+import io.hcwatch.cluster.ConfigProviders;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -18,7 +19,9 @@ import java.util.TreeSet;
 /**
  * Typed reads of a collector's properties file. Every read claims its key; {@link #refuseUnclaimed()}
  * then refuses whatever no reader asked for, so a misspelt key fails at start instead of silently
- * falling back to a default. Collectors share one file format: each reads its own keys here.
+ * falling back to a default. Collectors share one file format: each reads its own keys here. Any
+ * value may be a reference to a config provider's secret, resolved when the reader is made
+ * ({@link ConfigProviders}).
  */
 public final class ConfigReader {
 
@@ -26,8 +29,13 @@ public final class ConfigReader {
     private final Set<String> claimed = new HashSet<>();
     private final List<String> claimedPrefixes = new ArrayList<>();
 
+    /** @throws ConfigException when a reference to a config provider's secret does not resolve */
     public ConfigReader(Properties properties) {
-        this.properties = properties;
+        try {
+            this.properties = ConfigProviders.resolve(properties);
+        } catch (ConfigProviders.ProviderException e) {
+            throw ConfigException.key(e.key(), e.problem());
+        }
     }
 
     public static ConfigReader load(Path file) {

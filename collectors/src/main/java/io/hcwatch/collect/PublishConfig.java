@@ -1,5 +1,6 @@
 package io.hcwatch.collect;
 
+import io.hcwatch.cluster.ClientSecurity;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -9,7 +10,9 @@ import java.util.Map;
  * Values are Avro in the Confluent wire format ({@code format=avro}, the default, with
  * {@code schema.registry.url}) or the JSON forms the stream app also accepts ({@code format=json}).
  *
- * @param producerOverrides Kafka producer settings given as {@code kafka.<setting>}
+ * @param producerOverrides Kafka producer settings: {@code security.protocol}, {@code sasl.*} and
+ *                          {@code ssl.*} ({@link ClientSecurity}), then those given as
+ *                          {@code kafka.<setting>}, which win
  * @param serdeConfig       registry settings for the Avro serializer (empty for JSON)
  * @param metricsPort       {@value #METRICS_OFF} turns the endpoints off; 0 takes any free port
  */
@@ -43,7 +46,14 @@ public record PublishConfig(String bootstrapServers, Format format, Map<String, 
         } else {
             serde.clear();
         }
-        Map<String, Object> producer = new LinkedHashMap<>(in.withPrefix("kafka."));
+        Map<String, Object> producer = new LinkedHashMap<>();
+        String protocol = in.text(ClientSecurity.SECURITY_PROTOCOL, null);
+        if (protocol != null) {
+            producer.put(ClientSecurity.SECURITY_PROTOCOL, protocol);
+        }
+        in.withPrefix("sasl.").forEach((k, v) -> producer.put("sasl." + k, v));
+        in.withPrefix("ssl.").forEach((k, v) -> producer.put("ssl." + k, v));
+        producer.putAll(in.withPrefix("kafka."));
         int metricsPort = in.integer("metrics.port", defaultMetricsPort, METRICS_OFF, 65_535);
         return new PublishConfig(bootstrap, format, Map.copyOf(serde), Map.copyOf(producer),
                 in.text("metrics.host", "0.0.0.0"), metricsPort);

@@ -54,14 +54,8 @@ public final class Publisher implements AutoCloseable {
     }
 
     public static Publisher create(PublishConfig config, String clientId, CollectorMetrics metrics) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.putAll(config.producerOverrides());
-        Producer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        Producer<String, byte[]> producer = new KafkaProducer<>(producerSettings(config, clientId), new StringSerializer(),
+                new ByteArraySerializer());
         Encoder encoder;
         if (config.format() == PublishConfig.Format.AVRO) {
             SpecificAvroSerializer<SpecificRecord> avro = new SpecificAvroSerializer<>();
@@ -71,6 +65,18 @@ public final class Publisher implements AutoCloseable {
             encoder = (topic, record) -> AvroJson.write(record).getBytes(StandardCharsets.UTF_8);
         }
         return new Publisher(producer, encoder, metrics, System::nanoTime);
+    }
+
+    /** The settings the producer is made with. */
+    static Map<String, Object> producerSettings(PublishConfig config, String clientId) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.putAll(config.producerOverrides());
+        return props;
     }
 
     public Producer<String, byte[]> producer() {

@@ -33,18 +33,24 @@ import org.apache.kafka.common.utils.Time;
  * loopback ports in a temporary directory: what {@code ./hcwatch demo} and {@code bench live} run
  * on, so a newcomer needs nothing but Java, and the cluster of every integration test. Formatted
  * with Kafka's own StorageTool ({@code --standalone}), started as {@link KafkaRaftServer}, deleted
- * on close.
+ * on close. Started with {@link SecuredListeners}, it is also a secured cluster (SASL_SSL with SCRAM
+ * or PLAIN, mutual TLS) for the tests of hcwatch's secured connections.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private final Path dir;
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final String saslSslBootstrapServers;
+    private final String mutualTlsBootstrapServers;
 
-    private EmbeddedKafkaBroker(Path dir, KafkaRaftServer server, String bootstrapServers) {
+    private EmbeddedKafkaBroker(Path dir, KafkaRaftServer server, String bootstrapServers, String saslSslBootstrapServers,
+                                String mutualTlsBootstrapServers) {
         this.dir = dir;
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.saslSslBootstrapServers = saslSslBootstrapServers;
+        this.mutualTlsBootstrapServers = mutualTlsBootstrapServers;
     }
 
     public static EmbeddedKafkaBroker start() {
@@ -53,22 +59,34 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Starts a broker; {@code overrides} are extra broker settings (e.g. log.retention.ms). */
     public static EmbeddedKafkaBroker start(Map<String, String> overrides) {
+        return start(overrides, null);
+    }
+
+    /** Starts a broker that also has the {@code secured} listeners (SASL_SSL with SCRAM, mutual TLS). */
+    public static EmbeddedKafkaBroker start(Map<String, String> overrides, SecuredListeners secured) {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("hcwatch-kafka-");
             int brokerPort = freePort();
             int controllerPort = freePort();
             Properties props = brokerProperties(dir, brokerPort, controllerPort);
+            String saslSsl = null;
+            String mutualTls = null;
+            if (secured != null) {
+                saslSsl = "127.0.0.1:" + freePort();
+                mutualTls = "127.0.0.1:" + freePort();
+                secure(props, secured, saslSsl, mutualTls);
+            }
             overrides.forEach(props::setProperty);
             Path config = dir.resolve("server.properties");
             try (Writer w = Files.newBufferedWriter(config)) {
                 props.store(w, "hcwatch embedded broker");
             }
-            format(config);
+            format(config, secured == null ? Map.of() : secured.users());
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + brokerPort;
-            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir, server, bootstrap);
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir, server, bootstrap, saslSsl, mutualTls);
             broker.awaitReady(Duration.ofSeconds(60));
             return broker;
         } catch (IOException e) {
@@ -106,12 +124,36 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return p;
     }
 
-    private static void format(Path config) {
+    private static void secure(Properties p, SecuredListeners secured, String saslSsl, String mutualTls) {
+        p.setProperty("listeners", p.getProperty("listeners") + ",SASL_SSL://" + saslSsl + ",SSL://" + mutualTls);
+        p.setProperty("advertised.listeners", p.getProperty("advertised.listeners") + ",SASL_SSL://" + saslSsl + ",SSL://" + mutualTls);
+        p.setProperty("listener.security.protocol.map", p.getProperty("listener.security.protocol.map") + ",SASL_SSL:SASL_SSL,SSL:SSL");
+        p.setProperty("sasl.enabled.mechanisms", SecuredListeners.SCRAM_MECHANISM + "," + SecuredListeners.PLAIN_MECHANISM);
+        p.setProperty("listener.name.sasl_ssl." + SecuredListeners.SCRAM_MECHANISM.toLowerCase(java.util.Locale.ROOT)
+                + ".sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        StringBuilder plain = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+        secured.users().forEach((user, password) -> plain.append(" user_").append(user).append("=\"").append(password).append('"'));
+        p.setProperty("listener.name.sasl_ssl.plain.sasl.jaas.config", plain.append(';').toString());
+        p.setProperty("ssl.keystore.type", "PKCS12");
+        p.setProperty("ssl.keystore.location", secured.keystore().toString());
+        p.setProperty("ssl.keystore.password", secured.storePassword());
+        p.setProperty("ssl.truststore.type", "PKCS12");
+        p.setProperty("ssl.truststore.location", secured.truststore().toString());
+        p.setProperty("ssl.truststore.password", secured.storePassword());
+        p.setProperty("listener.name.ssl.ssl.client.auth", "required");
+    }
+
+    private static void format(Path config, Map<String, String> scramUsers) {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--standalone"));
+        scramUsers.forEach((user, password) -> {
+            args.add("--add-scram");
+            args.add(SecuredListeners.SCRAM_MECHANISM + "=[name=" + user + ",password=" + password + "]");
+        });
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code;
         try (PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-            code = StorageTool.execute(new String[] {
-                    "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--standalone"}, print);
+            code = StorageTool.execute(args.toArray(String[]::new), print);
         }
         if (code != 0) {
             throw new IllegalStateException("kafka storage format failed: " + out.toString(StandardCharsets.UTF_8).trim());
@@ -136,6 +178,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The SASL_SSL listener (SCRAM-SHA-512 and PLAIN) of a broker started with {@link SecuredListeners}. */
+    public String saslSslBootstrapServers() {
+        if (saslSslBootstrapServers == null) {
+            throw new IllegalStateException("this broker was started without secured listeners");
+        }
+        return saslSslBootstrapServers;
+    }
+
+    /** The SSL listener that requires a client certificate, of a broker started with {@link SecuredListeners}. */
+    public String mutualTlsBootstrapServers() {
+        if (mutualTlsBootstrapServers == null) {
+            throw new IllegalStateException("this broker was started without secured listeners");
+        }
+        return mutualTlsBootstrapServers;
     }
 
     public Admin admin() {

@@ -1,13 +1,15 @@
 package io.hcwatch.cli;
 
+import io.hcwatch.cluster.ClusterLogin;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
 
 /**
  * What every hcwatch entry point ({@code ./hcwatch}, the production jars) does the same way: a bad
- * flag or a {@link UsageException} exits 2 with one line {@code hcwatch: ...}, and {@code --version}
- * prints the version in the jar's manifest.
+ * flag, a {@link UsageException} or a Kafka cluster that refuses the configured login
+ * ({@link ClusterLogin.ClusterLoginException}) exits 2 with one line {@code hcwatch: ...}, and
+ * {@code --version} prints the version in the jar's manifest.
  */
 public final class Cli {
 
@@ -36,7 +38,8 @@ public final class Cli {
             return EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((ex, c, parsed) -> {
-            if (ex instanceof UsageException || usageErrors.stream().anyMatch(k -> k.isInstance(ex))) {
+            if (ex instanceof UsageException || ex instanceof ClusterLogin.ClusterLoginException
+                    || usageErrors.stream().anyMatch(k -> k.isInstance(ex))) {
                 c.getErr().println("hcwatch: " + ex.getMessage());
                 return EXIT_USAGE;
             }

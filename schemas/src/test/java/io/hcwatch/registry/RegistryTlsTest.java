@@ -8,20 +8,14 @@ import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.hcwatch.serde.SchemaRegistries;
 import io.hcwatch.serde.SerdeConfig;
-import java.io.IOException;
-import java.io.InputStream;
+import io.hcwatch.testsupport.TestCertificates;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.apache.avro.Schema;
@@ -44,13 +38,10 @@ class RegistryTlsTest {
 
     @BeforeAll
     static void startHttpsRegistry() throws Exception {
-        keystore = dir.resolve("registry.p12");
-        truststore = dir.resolve("trust.p12");
         // One self-signed key serves as the server's and the client's identity; each side trusts it.
-        keytool("-genkeypair", "-alias", "registry", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", PASSWORD);
-        writeTruststore();
+        TestCertificates stores = TestCertificates.selfSigned(dir, "registry", PASSWORD);
+        keystore = stores.keystore();
+        truststore = stores.truststore();
 
         SSLContext context = RegistryTls.sslContext(new StoreFile(truststore, "PKCS12", PASSWORD.toCharArray()),
                 new StoreFile(keystore, "PKCS12", PASSWORD.toCharArray()), null);
@@ -126,33 +117,5 @@ class RegistryTlsTest {
 
     private static String url() {
         return "https://127.0.0.1:" + server.getAddress().getPort();
-    }
-
-    private static void writeTruststore() throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            keys.load(in, PASSWORD.toCharArray());
-        }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("registry", keys.getCertificate("registry"));
-        try (OutputStream out = Files.newOutputStream(truststore)) {
-            trust.store(out, PASSWORD.toCharArray());
-        }
-    }
-
-    private static void keytool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        Path log = Files.createTempFile(dir, "keytool", ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("keytool did not finish within 60 s: " + String.join(" ", args));
-        }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException("keytool " + args[0] + " failed: " + Files.readString(log));
-        }
     }
 }

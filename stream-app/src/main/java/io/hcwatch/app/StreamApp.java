@@ -1,5 +1,6 @@
 package io.hcwatch.app;
 
+import io.hcwatch.cluster.ClusterLogin;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.topology.Decoders;
@@ -135,7 +136,13 @@ public final class StreamApp implements AutoCloseable {
         return out;
     }
 
+    /**
+     * @throws ClusterLogin.ClusterLoginException when the cluster refuses the configured TLS or SASL
+     *                                            login (checked before anything starts)
+     */
     public synchronized void start() {
+        ClusterLogin.verify(new StreamsConfig(streamsProperties(config)).getAdminConfigs(config.applicationId()),
+                config.applicationId());
         streams = new KafkaStreams(topology(), streamsProperties(config));
         Counter replaced = Counter.builder(THREADS_REPLACED)
                 .description("Stream threads that died of an exception and were replaced (processors catch their own: should stay 0)")

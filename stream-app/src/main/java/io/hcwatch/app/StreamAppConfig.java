@@ -1,5 +1,7 @@
 package io.hcwatch.app;
 
+import io.hcwatch.cluster.ClientSecurity;
+import io.hcwatch.cluster.ConfigProviders;
 import io.hcwatch.config.Settings;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
@@ -22,6 +24,8 @@ import java.util.TreeSet;
  *   <li>{@code schema.registry.*}, {@code basic.auth.*}, {@code auto.register.schemas}: passed to the Avro serdes</li>
  *   <li>{@code topic.<alb|alb-health|haproxy|health|haproxy-stats|config|alerts|dlq>}: topic names</li>
  *   <li>{@code detect.<setting>}: any detector setting (README, "Configuration")</li>
+ *   <li>{@code security.protocol}, {@code sasl.*}, {@code ssl.*}: how every Kafka client reaches the
+ *       cluster ({@link ClientSecurity}); {@code streams.} ones win</li>
  *   <li>{@code streams.<kafka streams or client config>}: passed to Kafka Streams as is</li>
  *   <li>{@code metrics.host}, {@code metrics.port}: the /metrics, /health, /ready endpoint ({@code -1}: off)</li>
  *   <li>{@code metrics.kafka.refresh.ms}: how often new Kafka client metrics (per-partition lag) are picked up</li>
@@ -29,6 +33,8 @@ import java.util.TreeSet;
  *   <li>{@code threads.max}: stream threads are the cores available, at most this many (unless
  *       {@code streams.num.stream.threads} sets them)</li>
  * </ul>
+ * Any value may be a reference to a config provider's secret ({@code ${file:PATH:KEY}}, with
+ * {@code config.providers}: {@link ConfigProviders}).
  */
 public record StreamAppConfig(
         String bootstrapServers,
@@ -56,8 +62,15 @@ public record StreamAppConfig(
         return from(p);
     }
 
-    public static StreamAppConfig from(Properties p) {
+    public static StreamAppConfig from(Properties file) {
+        Properties p;
+        try {
+            p = ConfigProviders.resolve(file);
+        } catch (ConfigProviders.ProviderException e) {
+            throw new ConfigException(e.getMessage());
+        }
         Set<String> unknown = new TreeSet<>();
+        Map<String, Object> security = new LinkedHashMap<>();
         Map<String, String> detect = new LinkedHashMap<>();
         Map<String, Object> serde = new LinkedHashMap<>();
         Map<String, Object> streams = new LinkedHashMap<>();
@@ -68,6 +81,8 @@ public record StreamAppConfig(
                 detect.put(key.substring("detect.".length()), value);
             } else if (key.startsWith("streams.")) {
                 streams.put(key.substring("streams.".length()), value);
+            } else if (ClientSecurity.isSecurityKey(key)) {
+                security.put(key, value);
             } else if (key.startsWith("schema.registry.") || key.startsWith("basic.auth.") || key.equals("auto.register.schemas")) {
                 serde.put(key, value);
             } else if (key.startsWith("topic.")) {
@@ -79,6 +94,7 @@ public record StreamAppConfig(
         if (!unknown.isEmpty()) {
             throw new ConfigException("unknown config key" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown));
         }
+        security.forEach(streams::putIfAbsent);
         Settings settings;
         try {
             settings = Settings.defaults().with(detect);
@@ -116,6 +132,14 @@ public record StreamAppConfig(
         return new StreamAppConfig(bootstrap, p.getProperty("application.id", "hcwatch").trim(), serde, topics, settings,
                 streams, p.getProperty("metrics.host", "0.0.0.0").trim(), port, Duration.ofMillis(refresh),
                 p.getProperty("state.dir"), maxThreads);
+    }
+
+    /** Client settings and registry settings may hold passwords, so only their keys are shown. */
+    @Override
+    public String toString() {
+        return "StreamAppConfig[bootstrapServers=" + bootstrapServers + ", applicationId=" + applicationId + ", serdeConfig="
+                + serdeConfig.keySet() + ", topics=" + topics + ", streamsOverrides=" + streamsOverrides.keySet() + ", metrics="
+                + metricsHost + ":" + metricsPort + ", stateDir=" + stateDir + ", maxThreads=" + maxThreads + "]";
     }
 
     private static Topics withTopic(Topics topics, String key, String value) {

@@ -1,0 +1,70 @@
+package io.hcwatch.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StreamAppConfigTest {
+
+    private static final String SECRET = "kafka-Pa55-" + StreamAppConfigTest.class.hashCode();
+
+    @TempDir
+    Path dir;
+
+    private Properties secured() throws Exception {
+        Path secrets = Files.writeString(dir.resolve("secrets.properties"), "kafka.password=" + SECRET
+                + "\nregistry.user.info=hcwatch:sr-" + SECRET + "\n");
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", "b-1.msk:9096");
+        p.setProperty("schema.registry.url", "https://registry:8081");
+        p.setProperty("config.providers", "file");
+        p.setProperty("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
+        p.setProperty("security.protocol", "SASL_SSL");
+        p.setProperty("sasl.mechanism", "SCRAM-SHA-512");
+        p.setProperty("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"hcwatch\""
+                + " password=\"${file:" + secrets + ":kafka.password}\";");
+        p.setProperty("ssl.truststore.location", "/etc/hcwatch/ca.p12");
+        p.setProperty("basic.auth.credentials.source", "USER_INFO");
+        p.setProperty("basic.auth.user.info", "${file:" + secrets + ":registry.user.info}");
+        return p;
+    }
+
+    @Test
+    void theSecuritySettingsGoToKafkaStreamsWithTheirSecretsResolvedAndStreamsOnesWin() throws Exception {
+        Properties p = secured();
+        p.setProperty("streams.ssl.truststore.location", "/etc/hcwatch/other-ca.p12");
+
+        StreamAppConfig config = StreamAppConfig.from(p);
+
+        Properties streams = StreamApp.streamsProperties(config);
+        assertThat(streams.getProperty("security.protocol")).isEqualTo("SASL_SSL");
+        assertThat(streams.getProperty("sasl.mechanism")).isEqualTo("SCRAM-SHA-512");
+        assertThat(streams.getProperty("sasl.jaas.config")).endsWith("password=\"" + SECRET + "\";");
+        assertThat(streams.getProperty("ssl.truststore.location")).isEqualTo("/etc/hcwatch/other-ca.p12");
+        assertThat(config.serdeConfig()).containsEntry("basic.auth.user.info", "hcwatch:sr-" + SECRET)
+                .doesNotContainKey("config.providers");
+    }
+
+    @Test
+    void itsDescriptionNamesTheSecretSettingsWithoutTheirValues() throws Exception {
+        StreamAppConfig config = StreamAppConfig.from(secured());
+
+        assertThat(config.toString()).contains("sasl.jaas.config", "basic.auth.user.info").doesNotContain(SECRET);
+    }
+
+    @Test
+    void aSecretThatDoesNotResolveIsAConfigErrorNamingTheKey() throws Exception {
+        Properties p = secured();
+        p.setProperty("ssl.truststore.password", "${file:" + dir.resolve("secrets.properties") + ":truststore.password}");
+
+        assertThatThrownBy(() -> StreamAppConfig.from(p))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("config key 'ssl.truststore.password': ${file:")
+                .hasMessageNotContaining(SECRET);
+    }
+}
