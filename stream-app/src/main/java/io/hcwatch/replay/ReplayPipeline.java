@@ -11,14 +11,13 @@ import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
 import io.hcwatch.topology.state.MonitoredCodec;
-import io.hcwatch.topology.state.StateCodec;
-import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.topology.state.ObjectStore;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -40,17 +39,15 @@ public final class ReplayPipeline {
     private final MonitorProcessor<?> host;
     private final MonitorProcessor<?> flood;
     private final MonitorProcessor<?> feed;
+    private final List<ObjectStore<?>> stores = new ArrayList<>();
     private long offset;
 
     public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters) {
-        this(config, alerts, deadLetters, null);
+        this(config, alerts, deadLetters, ReplayStores.DETACHED);
     }
 
-    /**
-     * @param changelog when not null, the monitors' stores encode what changed at each {@link #commit()}
-     *                  and report the bytes their changelogs would take (a benchmark's measure)
-     */
-    public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters, LongConsumer changelog) {
+    /** @param stores where each processor keeps its state (a benchmark may measure what they would write) */
+    public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters, ReplayStores stores) {
         if (config.liveClock()) {
             throw new IllegalArgumentException("replay runs on event time only; build its config with liveClock=false");
         }
@@ -62,10 +59,14 @@ public final class ReplayPipeline {
                 deadLetters.accept((DeadLetter) r.value());
             }
         };
-        fleetContext = monitorContext(TopologyFactory.FLEET_STORE, toAlerts, store(TopologyFactory.fleetCodec(), changelog));
-        hostContext = monitorContext(TopologyFactory.HOST_STORE, toAlerts, store(TopologyFactory.hostCodec(), changelog));
-        floodContext = monitorContext(TopologyFactory.FLOOD_STORE, toAlerts, store(TopologyFactory.floodCodec(), changelog));
-        feedContext = monitorContext(TopologyFactory.FEED_STORE, toAlerts, store(TopologyFactory.feedCodec(), changelog));
+        fleetContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLEET_STORE, TopologyFactory.fleetCodec())),
+                clockOf(stores, TopologyFactory.FLEET_STORE));
+        hostContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.HOST_STORE, TopologyFactory.hostCodec())),
+                clockOf(stores, TopologyFactory.HOST_STORE));
+        floodContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLOOD_STORE, TopologyFactory.floodCodec())),
+                clockOf(stores, TopologyFactory.FLOOD_STORE));
+        feedContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FEED_STORE, TopologyFactory.feedCodec())),
+                clockOf(stores, TopologyFactory.FEED_STORE));
         fleet = stages.fleet();
         host = stages.host();
         flood = stages.flood();
@@ -77,7 +78,8 @@ public final class ReplayPipeline {
         for (Source s : Source.values()) {
             ReplayContext<String, Routed> ctx = new ReplayContext<>(r -> route(r, deadLetters));
             if (s.holdsPending()) {
-                ctx.addStore(TopologyFactory.pendingStore(s), WriteBehindStore.detached());
+                String name = TopologyFactory.pendingStore(s);
+                ctx.addStore(name, keep(stores.store(name, TopologyFactory.pendingCodec(config.settings()))));
             }
             IngestProcessor p = stages.ingest(s);
             p.init(ctx);
@@ -86,27 +88,25 @@ public final class ReplayPipeline {
         }
     }
 
-    private static <V> WriteBehindStore<V> store(StateCodec<V> codec, LongConsumer changelog) {
-        return changelog == null ? WriteBehindStore.detached() : WriteBehindStore.measuring(codec, changelog);
+    private <V> ObjectStore<V> keep(ObjectStore<V> store) {
+        stores.add(store);
+        return store;
     }
 
-    /** Every monitor store writes what changed since the last commit (measured when built with a changelog). */
+    private ObjectStore<?> clockOf(ReplayStores stores, String monitorStore) {
+        return keep(stores.store(MonitorProcessor.clockStore(monitorStore), TopologyFactory.clockCodec()));
+    }
+
+    /** Every store writes what changed since the last commit, as Kafka Streams has it do before each commit. */
     public void commit() {
-        for (ReplayContext<String, SpecificRecord> ctx : List.of(fleetContext, hostContext, floodContext, feedContext)) {
-            for (String store : List.of(TopologyFactory.FLEET_STORE, TopologyFactory.HOST_STORE, TopologyFactory.FLOOD_STORE,
-                    TopologyFactory.FEED_STORE)) {
-                if (ctx.hasStore(store)) {
-                    ctx.<WriteBehindStore<?>>getStateStore(store).flushCache();
-                }
-            }
-        }
+        stores.forEach(ObjectStore::flushCache);
     }
 
-    private static ReplayContext<String, SpecificRecord> monitorContext(String store, Consumer<Record<String, SpecificRecord>> out,
-                                                               WriteBehindStore<?> state) {
+    private static ReplayContext<String, SpecificRecord> monitorContext(Consumer<Record<String, SpecificRecord>> out,
+                                                                        ObjectStore<?> state, ObjectStore<?> clock) {
         ReplayContext<String, SpecificRecord> ctx = new ReplayContext<>(out);
-        ctx.addStore(store, state);
-        ctx.addStore(MonitorProcessor.clockStore(store), WriteBehindStore.detached());
+        ctx.addStore(state.name(), state);
+        ctx.addStore(clock.name(), clock);
         return ctx;
     }
 
@@ -180,7 +180,7 @@ public final class ReplayPipeline {
             }
             default -> throw new IllegalArgumentException("no monitor store " + store);
         }
-        WriteBehindStore<Monitored<?>> s = ctx.getStateStore(store);
+        ObjectStore<Monitored<?>> s = ctx.getStateStore(store);
         long[] bytes = {0};
         s.forEach((key, value) -> bytes[0] += key.getBytes(StandardCharsets.UTF_8).length + codec.encode(value).length);
         return new StoreSize(s.size(), bytes[0]);

@@ -20,7 +20,7 @@ import io.hcwatch.parse.RejectReason;
 import io.hcwatch.parse.TargetIdentity;
 import io.hcwatch.time.UpstreamClock;
 import io.hcwatch.topology.Routed.Destination;
-import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.topology.state.ObjectStore;
 import io.hcwatch.traffic.CardinalityLimits;
 import io.hcwatch.traffic.TrafficCombiner;
 import java.nio.ByteBuffer;
@@ -63,7 +63,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private final CardinalityLimits cardinality;
     private int partition;
     private ProcessorContext<String, Routed> context;
-    private WriteBehindStore<TrafficCombiner> pending;
+    private ObjectStore<TrafficCombiner> pending;
     private TrafficCombiner combiner;
     private io.micrometer.core.instrument.Counter parsed;
     private long newestSecond = Long.MIN_VALUE;

@@ -11,7 +11,7 @@ import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.TimeSettings;
-import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.topology.state.ObjectStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -51,8 +51,8 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     private final ProcessingFailures failures;
     private EnvelopeSerde envelopeSerde;
     private ProcessorContext<String, SpecificRecord> context;
-    private WriteBehindStore<Monitored<S>> store;
-    private WriteBehindStore<SavedClock.Entry> clockStore;
+    private ObjectStore<Monitored<S>> store;
+    private ObjectStore<SavedClock.Entry> clockStore;
 
     /**
      * @param live whether the wall clock matters: silent upstreams stop being waited for after the

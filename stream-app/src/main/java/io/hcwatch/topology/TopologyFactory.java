@@ -26,6 +26,8 @@ import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Routed.Destination;
 import io.hcwatch.topology.state.MonitoredCodec;
+import io.hcwatch.topology.state.StateCodec;
+import io.hcwatch.traffic.TrafficCombiner;
 import io.hcwatch.topology.state.StateMigrations;
 import io.hcwatch.topology.state.WriteBehindStoreBuilder;
 import java.time.Duration;
@@ -87,10 +89,9 @@ public final class TopologyFactory {
     static StreamsBuilder build(TopologyConfig config, Stages stages) {
         StreamsBuilder builder = new StreamsBuilder(new org.apache.kafka.streams.TopologyConfig(new StreamsConfig(builderProperties())));
         Settings settings = config.settings();
-        int capacity = settings.integer("flood.capacity");
         for (Source s : Source.values()) {
             if (s.holdsPending()) {
-                builder.addStateStore(WriteBehindStoreBuilder.inMemory(pendingStore(s), new TrafficCombinerCodec(capacity)));
+                builder.addStateStore(WriteBehindStoreBuilder.inMemory(pendingStore(s), pendingCodec(settings)));
             }
         }
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLEET_STORE, fleetCodec()));
@@ -158,6 +159,16 @@ public final class TopologyFactory {
                 .to(config.topics().deadLetters(), Produced.with(Serdes.String(), deadLetterSerde)
                         .withName("write-dead-letters-monitors"));
         return builder;
+    }
+
+    /** The codec of a pending store's value: summaries and check batches not yet sent. */
+    public static StateCodec<TrafficCombiner> pendingCodec(Settings settings) {
+        return new TrafficCombinerCodec(settings.integer("flood.capacity"));
+    }
+
+    /** The codec of a monitor's clock store: its header and held records. */
+    public static StateCodec<?> clockCodec() {
+        return new SavedClock.Codec();
     }
 
     public static MonitoredCodec<FleetState> fleetCodec() {
