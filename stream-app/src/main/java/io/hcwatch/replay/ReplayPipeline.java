@@ -3,11 +3,12 @@ package io.hcwatch.replay;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
-import io.hcwatch.topology.Envelope;
 import io.hcwatch.topology.IngestProcessor;
+import io.hcwatch.topology.MonitorOutput;
 import io.hcwatch.topology.MonitorProcessor;
 import io.hcwatch.topology.Routed;
 import io.hcwatch.topology.Source;
+import io.hcwatch.topology.Stages;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
 import io.hcwatch.topology.state.MonitoredCodec;
@@ -18,7 +19,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
@@ -31,14 +31,14 @@ public final class ReplayPipeline {
 
     private final Map<Source, IngestProcessor> ingest = new EnumMap<>(Source.class);
     private final Map<Source, ReplayContext<String, Routed>> ingestContexts = new EnumMap<>(Source.class);
-    private final ReplayContext<String, SpecificRecord> fleetContext;
-    private final ReplayContext<String, SpecificRecord> hostContext;
-    private final ReplayContext<String, SpecificRecord> floodContext;
-    private final ReplayContext<String, SpecificRecord> feedContext;
-    private final MonitorProcessor<?> fleet;
-    private final MonitorProcessor<?> host;
-    private final MonitorProcessor<?> flood;
-    private final MonitorProcessor<?> feed;
+    private final ReplayContext<String, MonitorOutput> fleetContext;
+    private final ReplayContext<String, MonitorOutput> hostContext;
+    private final ReplayContext<String, MonitorOutput> floodContext;
+    private final ReplayContext<String, MonitorOutput> feedContext;
+    private final MonitorProcessor<?, ?> fleet;
+    private final MonitorProcessor<?, ?> host;
+    private final MonitorProcessor<?, ?> flood;
+    private final MonitorProcessor<?, ?> feed;
     private final List<ObjectStore<?>> stores = new ArrayList<>();
     private long offset;
 
@@ -51,13 +51,10 @@ public final class ReplayPipeline {
         if (config.liveClock()) {
             throw new IllegalArgumentException("replay runs on event time only; build its config with liveClock=false");
         }
-        TopologyFactory.Stages stages = new TopologyFactory.Stages(config);
-        Consumer<Record<String, SpecificRecord>> toAlerts = r -> {
-            if (r.value() instanceof Alert a) {
-                alerts.accept(a);
-            } else {
-                deadLetters.accept((DeadLetter) r.value());
-            }
+        Stages stages = new Stages(config);
+        Consumer<Record<String, MonitorOutput>> toAlerts = r -> {
+            r.value().alerts().forEach(alerts);
+            r.value().deadLetters().forEach(deadLetters);
         };
         fleetContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLEET_STORE, TopologyFactory.fleetCodec())),
                 clockOf(stores, TopologyFactory.FLEET_STORE));
@@ -102,17 +99,16 @@ public final class ReplayPipeline {
         stores.forEach(ObjectStore::flushCache);
     }
 
-    private static ReplayContext<String, SpecificRecord> monitorContext(Consumer<Record<String, SpecificRecord>> out,
+    private static ReplayContext<String, MonitorOutput> monitorContext(Consumer<Record<String, MonitorOutput>> out,
                                                                         ObjectStore<?> state, ObjectStore<?> clock) {
-        ReplayContext<String, SpecificRecord> ctx = new ReplayContext<>(out);
+        ReplayContext<String, MonitorOutput> ctx = new ReplayContext<>(out);
         ctx.addStore(state.name(), state);
         ctx.addStore(clock.name(), clock);
         return ctx;
     }
 
-    @SuppressWarnings("unchecked")
-    private static void init(MonitorProcessor<?> p, ReplayContext<String, SpecificRecord> ctx) {
-        ((MonitorProcessor<Object>) p).init(ctx);
+    private static void init(MonitorProcessor<?, ?> p, ReplayContext<String, MonitorOutput> ctx) {
+        p.init(ctx);
     }
 
     /**
@@ -141,10 +137,9 @@ public final class ReplayPipeline {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static void deliver(MonitorProcessor<?> monitor, ReplayContext<String, SpecificRecord> ctx, Record<String, Routed> r) {
+    private static void deliver(MonitorProcessor<?, ?> monitor, ReplayContext<String, MonitorOutput> ctx, Record<String, Routed> r) {
         ctx.advance(r.timestamp());
-        ((MonitorProcessor<Object>) monitor).process(new Record<String, Envelope>(r.key(), r.value().envelope(), r.timestamp()));
+        monitor.process(new Record<>(r.key(), r.value().envelope(), r.timestamp()));
     }
 
     /** End of input: sends on every pending summary, as the wall-clock flush would. */
@@ -163,7 +158,7 @@ public final class ReplayPipeline {
     /** What one monitor's store ({@link TopologyFactory#FLEET_STORE}, host or flood) holds now. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public StoreSize storeSize(String store) {
-        ReplayContext<String, SpecificRecord> ctx;
+        ReplayContext<String, MonitorOutput> ctx;
         MonitoredCodec codec;
         switch (store) {
             case TopologyFactory.FLEET_STORE -> {

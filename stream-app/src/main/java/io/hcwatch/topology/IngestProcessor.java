@@ -1,6 +1,5 @@
 package io.hcwatch.topology;
 
-import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.FeedSeen;
 import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
@@ -13,8 +12,22 @@ import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.detect.feed.FeedDetection;
+import io.hcwatch.input.AlbTrafficLine;
+import io.hcwatch.input.BackendNotice;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.CheckBatch;
+import io.hcwatch.input.ClientSummary;
+import io.hcwatch.input.Decoded;
+import io.hcwatch.input.FeedHeartbeat;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.HaproxyLine;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Poll;
+import io.hcwatch.input.Summary;
+import io.hcwatch.input.TargetSummary;
+import io.hcwatch.input.Telemetry;
+import io.hcwatch.input.UnreadableCheck;
 import io.hcwatch.metrics.PipelineMetrics;
-import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.parse.RejectReason;
 import io.hcwatch.parse.TargetIdentity;
@@ -29,7 +42,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -144,7 +156,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void process(Record<byte[], byte[]> record) {
         recordTimestamp = record.timestamp();
-        ParseResult<?> result;
+        ParseResult<? extends Decoded> result;
         try {
             result = record.value() == null
                     ? ParseResult.rejected("empty", "the record has no value (null)")
@@ -152,13 +164,15 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         } catch (RuntimeException e) {
             result = ParseResult.rejected("internal_error", "decoder failed: " + e);
         }
-        String refused = result instanceof ParseResult.Ok<?> ok ? refusedKind(ok.value()) : null;
-        if (refused != null) {
-            refuse(record, refused);
-        } else if (result instanceof ParseResult.Ok<?> ok) {
-            parsed.increment();
+        if (result instanceof ParseResult.Ok<? extends Decoded> ok) {
             try {
-                route(ok.value());
+                String refused = ok.value().accept(admission);
+                if (refused != null) {
+                    refuse(record, refused);
+                    return;
+                }
+                parsed.increment();
+                ok.value().accept(routing);
                 if (secondsSent) {
                     secondsSent = false;
                     reportProgress();
@@ -184,25 +198,45 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         }
     }
 
-    /** The kind whose limit the record would pass (see {@link CardinalityLimits}), or null when it is taken in. */
-    private String refusedKind(Object r) {
-        if (r instanceof AlbTrafficLine a) {
+    /** The kind whose limit a record would pass (see {@link CardinalityLimits}), or null when it is taken in. */
+    private final Decoded.Cases<String> admission = new Decoded.Cases<>() {
+        @Override
+        public String albLine(AlbTrafficLine a) {
             return cardinality.targetGroup(a.targetGroup(), a.targetIp(), a.time());
-        } else if (r instanceof HaproxyRequest h) {
-            long ts = h.getTs().toEpochMilli();
+        }
+
+        @Override
+        public String haproxyLine(HaproxyLine line) {
+            HaproxyRequest h = line.request();
+            long ts = line.eventTime();
             String host = cardinality.host(h.getHost(), h.getFrontend(), ts);
             return host != null ? host : cardinality.targetGroup(h.getBackend(), h.getServer(), ts);
-        } else if (r instanceof HealthCheckResult h) {
-            return cardinality.targetGroup(h.getTargetGroup(), h.getTarget(), h.getTs().toEpochMilli());
-        } else if (r instanceof BackendEvent e) {
-            return cardinality.targetGroup(e.getBackend(), null, e.getTs().toEpochMilli());
-        } else if (r instanceof LbConfig c) {
-            long ts = c.getTs().toEpochMilli();
+        }
+
+        @Override
+        public String check(Check check) {
+            HealthCheckResult h = check.result();
+            return cardinality.targetGroup(h.getTargetGroup(), h.getTarget(), check.eventTime());
+        }
+
+        @Override
+        public String backendNotice(BackendNotice notice) {
+            return cardinality.targetGroup(notice.event().getBackend(), null, notice.eventTime());
+        }
+
+        @Override
+        public String config(LoadBalancerConfig config) {
+            LbConfig c = config.config();
+            long ts = config.eventTime();
             return c.getKind() == ConfigKind.target_group ? cardinality.targetGroup(c.getId(), null, ts)
                     : cardinality.host(c.getHost() != null ? c.getHost() : hostOf(c.getId()), c.getFrontend(), ts);
         }
-        return null;
-    }
+
+        @Override
+        public String poll(Poll poll) {
+            return null;
+        }
+    };
 
     private void refuse(Record<byte[], byte[]> record, String kind) {
         if (progress != null) {
@@ -224,60 +258,83 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         };
     }
 
-    private void route(Object r) {
-        if (r instanceof AlbTrafficLine a) {
+    private final Decoded.Cases<Void> routing = new Decoded.Cases<>() {
+        @Override
+        public Void albLine(AlbTrafficLine a) {
             read(a.time());
             combine(a.time()).addAlb(a);
             pending.markChanged(PENDING_KEY);
-        } else if (r instanceof HaproxyRequest h) {
-            read(h.getTs().toEpochMilli());
+            return null;
+        }
+
+        @Override
+        public Void haproxyLine(HaproxyLine line) {
+            HaproxyRequest h = line.request();
+            read(line.eventTime());
             if (HaproxyHosts.unnamed(h.getHost())) {
                 String host = haproxyHosts.forUnnamed();
                 if (host != null) {
                     h.setHost(host);
                 }
             }
-            combine(h.getTs().toEpochMilli()).addHaproxy(h);
+            combine(line.eventTime()).addHaproxy(h);
             pending.markChanged(PENDING_KEY);
-        } else if (r instanceof HealthCheckResult h) {
-            read(h.getTs().toEpochMilli());
-            List<HealthCheckResult> full = combine(h.getTs().toEpochMilli()).addCheck(h);
+            return null;
+        }
+
+        @Override
+        public Void check(Check check) {
+            read(check.eventTime());
+            List<HealthCheckResult> full = combine(check.eventTime()).addCheck(check.result());
             pending.markChanged(PENDING_KEY);
             if (full != null) {
                 sendChecks(full);
             }
-        } else if (r instanceof BackendEvent e) {
-            read(e.getTs().toEpochMilli());
+            return null;
+        }
+
+        @Override
+        public Void backendNotice(BackendNotice notice) {
+            BackendEvent e = notice.event();
+            read(notice.eventTime());
             // a server's state change must not overtake the checks read before it
             flushChecks();
-            send(Destination.FLEET, e.getBackend(), e, e.getTs().toEpochMilli());
+            send(Destination.FLEET, e.getBackend(), notice, notice.eventTime());
             secondsSent = true;
-        } else if (r instanceof LbConfig c) {
-            long ts = c.getTs().toEpochMilli();
+            return null;
+        }
+
+        @Override
+        public Void config(LoadBalancerConfig config) {
+            LbConfig c = config.config();
             if (c.getKind() == ConfigKind.target_group) {
                 flushChecks();
-                send(Destination.FLEET, c.getId(), c, ts);
+                send(Destination.FLEET, c.getId(), config, config.eventTime());
             } else {
                 String host = c.getHost() != null ? c.getHost() : hostOf(c.getId());
                 haproxyHosts.named(host);
-                send(Destination.HOST, host, c, ts);
+                send(Destination.HOST, host, config, config.eventTime());
             }
-        } else if (r instanceof HaproxyStats s) {
+            return null;
+        }
+
+        @Override
+        public Void poll(Poll poll) {
+            HaproxyStats s = poll.stats();
             // a poll is already one second of one host: nothing to sum, so it goes on at once
-            long ts = s.getTs().toEpochMilli();
+            long ts = poll.eventTime();
             read(ts);
             haproxyHosts.named(s.getHost());
-            send(Destination.HOST, s.getHost(), s, ts);
+            send(Destination.HOST, s.getHost(), poll, ts);
             secondsSent = true;
             // the host's heartbeat: telemetry_gap tells a log-shipping gap from a host gone
             if (firstOfItsSecond(s.getHost(), ts)) {
                 send(Destination.FEED, FeedDetection.key(FeedDetection.HAPROXY, s.getHost()),
                         FeedDetection.pollOf(s.getHost(), ts), ts);
             }
-        } else {
-            throw new IllegalStateException("no route for " + r.getClass().getSimpleName());
+            return null;
         }
-    }
+    };
 
     /**
      * A health check that did not parse still names its target: the fleet monitor learns that the
@@ -291,7 +348,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             metrics.cardinalityRejected(refused);
             return;
         }
-        send(Destination.FLEET, id.targetGroup(), new TargetSeen(id.targetGroup(), id.target(), time, source.id()), time);
+        send(Destination.FLEET, id.targetGroup(), new UnreadableCheck(new TargetSeen(id.targetGroup(), id.target(), time, source.id())),
+                time);
     }
 
     private void read(long eventTime) {
@@ -350,25 +408,40 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             return;
         }
         sendCheckBatches(combiner.drainChecksBefore(before));
-        List<SpecificRecord> summaries = combiner.drainBefore(before);
+        List<Summary> summaries = combiner.drainBefore(before);
         if (summaries.isEmpty()) {
             return;
         }
         pending.markChanged(PENDING_KEY);
-        for (SpecificRecord s : summaries) {
-            if (s instanceof TargetTraffic t) {
-                send(Destination.FLEET, t.getTargetGroup(), t, t.getBucketStart());
-                if (source == Source.ALB) {
-                    feedSeen(t.getLb(), t.getBucketStart());
-                }
-            } else if (s instanceof HaproxyTraffic h) {
-                send(Destination.HOST, h.getHost(), h, h.getBucketStart());
-                feedSeen(h.getHost(), h.getBucketStart());
-            } else if (s instanceof ClientTraffic c) {
-                send(Destination.FLOOD, c.getPlatform() + "/" + c.getScope(), c, c.getBucketStart());
-            }
-        }
+        summaries.forEach(s -> s.accept(summaryRoutes));
     }
+
+    private final Summary.Cases<Void> summaryRoutes = new Summary.Cases<>() {
+        @Override
+        public Void targetSummary(TargetSummary summary) {
+            TargetTraffic t = summary.traffic();
+            send(Destination.FLEET, t.getTargetGroup(), summary, t.getBucketStart());
+            if (source == Source.ALB) {
+                feedSeen(t.getLb(), t.getBucketStart());
+            }
+            return null;
+        }
+
+        @Override
+        public Void frontendSummary(FrontendSummary summary) {
+            HaproxyTraffic h = summary.traffic();
+            send(Destination.HOST, h.getHost(), summary, h.getBucketStart());
+            feedSeen(h.getHost(), h.getBucketStart());
+            return null;
+        }
+
+        @Override
+        public Void clientSummary(ClientSummary summary) {
+            send(Destination.FLOOD, summary.traffic().getPlatform() + "/" + summary.traffic().getScope(), summary,
+                    summary.eventTime());
+            return null;
+        }
+    };
 
     private void flushChecks() {
         if (combiner != null) {
@@ -384,9 +457,10 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     }
 
     private void sendChecks(List<HealthCheckResult> batch) {
-        Envelope checks = Envelope.checks(batch, upstream);
-        long time = EventTimes.of(checks);
-        context.forward(new Record<>(batch.get(0).getTargetGroup(), Routed.to(Destination.FLEET, checks), time));
+        CheckBatch checks = new CheckBatch(batch);
+        long time = checks.eventTime();
+        context.forward(new Record<>(batch.get(0).getTargetGroup(), Routed.to(Destination.FLEET, new Envelope(checks, upstream)),
+                time));
         if (source == Source.HEALTH || source == Source.ALB_HEALTH) {
             HealthCheckResult first = batch.get(0);
             // ALB's health-check log lines name the target group only
@@ -403,7 +477,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         if (name == null || !source.paces().contains(Destination.FEED) || !firstOfItsSecond(name, time)) {
             return;
         }
-        send(Destination.FEED, FeedDetection.key(source.id(), name), new FeedSeen(source.id(), name, time), time);
+        send(Destination.FEED, FeedDetection.key(source.id(), name), new FeedHeartbeat(new FeedSeen(source.id(), name, time)), time);
     }
 
     /** Whether {@code time} is in a newer second than this partition last told the feed monitor about {@code name}. */
@@ -417,8 +491,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         return true;
     }
 
-    private void send(Destination destination, String key, SpecificRecord r, long eventTime) {
-        context.forward(new Record<>(key, Routed.to(destination, Envelope.of(r, upstream)), eventTime));
+    private void send(Destination destination, String key, Telemetry r, long eventTime) {
+        context.forward(new Record<>(key, Routed.to(destination, new Envelope(r, upstream)), eventTime));
     }
 
     private void deadLetter(DeadLetter letter, long timestamp) {

@@ -8,7 +8,6 @@ import io.hcwatch.alert.Monitored;
 import io.hcwatch.avro.internal.FeedSeen;
 import io.hcwatch.avro.internal.TargetSeen;
 import io.hcwatch.avro.v1.BackendEvent;
-import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
@@ -21,6 +20,20 @@ import io.hcwatch.detect.flood.FloodDetection;
 import io.hcwatch.detect.flood.FloodSettings;
 import io.hcwatch.detect.slots.SlotDetection;
 import io.hcwatch.detect.slots.SlotSettings;
+import io.hcwatch.input.BackendNotice;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.CheckBatch;
+import io.hcwatch.input.ClientSummary;
+import io.hcwatch.input.FeedHeartbeat;
+import io.hcwatch.input.FleetInput;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.HaproxyLine;
+import io.hcwatch.input.HostInput;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Poll;
+import io.hcwatch.input.Summary;
+import io.hcwatch.input.TargetSummary;
+import io.hcwatch.input.UnreadableCheck;
 import io.hcwatch.parse.AlbAccessLogParser;
 import io.hcwatch.parse.HaproxyLogParser;
 import io.hcwatch.parse.HaproxyStatsJson;
@@ -41,7 +54,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,21 +130,23 @@ class InternalBytesGoldenTest {
     private static void envelopes(Map<String, byte[]> out, Map<String, StateCodec<?>> codecs) {
         StateCodec<Envelope> codec = envelopeCodec();
         Map<String, Envelope> all = new LinkedHashMap<>();
-        all.put("envelope/health_check", Envelope.of(check("i-1", T0 + 1_200, false), "health-2"));
-        all.put("envelope/backend_event", Envelope.of(backendEvent(), "haproxy-0"));
-        all.put("envelope/lb_config_target_group", Envelope.of(targetGroupConfig(), "config-0"));
-        all.put("envelope/lb_config_frontend", Envelope.of(frontendConfig(), "config-1"));
-        for (SpecificRecord summary : summaries().drainAll()) {
-            all.put("envelope/" + summary.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + "/"
-                    + all.size(), Envelope.of(summary, "haproxy-1"));
+        all.put("envelope/health_check", new Envelope(new Check(check("i-1", T0 + 1_200, false)), "health-2"));
+        all.put("envelope/backend_event", new Envelope(new BackendNotice(backendEvent()), "haproxy-0"));
+        all.put("envelope/lb_config_target_group", new Envelope(new LoadBalancerConfig(targetGroupConfig()), "config-0"));
+        all.put("envelope/lb_config_frontend", new Envelope(new LoadBalancerConfig(frontendConfig()), "config-1"));
+        for (Summary summary : summaries().drainAll()) {
+            all.put("envelope/" + summary.avro().getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + "/"
+                    + all.size(), new Envelope(summary, "haproxy-1"));
         }
-        all.put("envelope/health_checks", Envelope.checks(List.of(check("i-1", T0, true), check("i-2", T0 + 300, false)),
-                "alb-health-0"));
+        all.put("envelope/health_checks", new Envelope(new CheckBatch(List.of(check("i-1", T0, true),
+                check("i-2", T0 + 300, false))), "alb-health-0"));
         all.put("envelope/progress", Envelope.progress("alb-3", T0 + 9_000, true));
-        all.put("envelope/target_seen", Envelope.of(new TargetSeen("prod-web-tg", "i-9", T0 + 500, "health"), "health-0"));
-        all.put("envelope/haproxy_stats", Envelope.of(poll(), "haproxy-stats-0"));
-        all.put("envelope/feed_seen", Envelope.of(new FeedSeen("alb", "app/prod-web/50dc6c495c0c9188", T0), "alb-1"));
-        all.put("envelope/no_upstream", Envelope.of(backendEvent()));
+        all.put("envelope/target_seen", new Envelope(new UnreadableCheck(new TargetSeen("prod-web-tg", "i-9", T0 + 500, "health")),
+                "health-0"));
+        all.put("envelope/haproxy_stats", new Envelope(new Poll(poll()), "haproxy-stats-0"));
+        all.put("envelope/feed_seen", new Envelope(new FeedHeartbeat(new FeedSeen("alb", "app/prod-web/50dc6c495c0c9188", T0)),
+                "alb-1"));
+        all.put("envelope/no_upstream", Envelope.of(new BackendNotice(backendEvent())));
         all.forEach((name, e) -> {
             out.put(name, codec.encode(e));
             codecs.put(name, codec);
@@ -161,8 +175,8 @@ class InternalBytesGoldenTest {
         };
         clock.report("health-0", T0, false, 0, none);
         clock.report("alb-1", T0 + 2_000, true, 0, none);
-        clock.offer("prod-web-tg", Envelope.checks(List.of(check("i-1", T0 + 4_000, true)), "alb-health-0"), T0 + 4_000, 0,
-                none);
+        clock.offer("prod-web-tg", new Envelope(new CheckBatch(List.of(check("i-1", T0 + 4_000, true))), "alb-health-0"),
+                T0 + 4_000, 0, none);
         SavedClock.Codec codec = new SavedClock.Codec();
         out.put("clock/header", codec.encode(new SavedClock.LiveHeader(clock)));
         codecs.put("clock/header", codec);
@@ -176,57 +190,57 @@ class InternalBytesGoldenTest {
         Settings settings = Settings.defaults();
         LifecycleSettings lifecycle = LifecycleSettings.from(settings);
         long step = settings.millis("eval.step");
-        List<SpecificRecord> drained = summaries().drainAll();
+        List<Summary> drained = summaries().drainAll();
 
-        KeyMonitor<io.hcwatch.detect.fleet.FleetState> fleet =
+        KeyMonitor<io.hcwatch.detect.fleet.FleetState, FleetInput> fleet =
                 new KeyMonitor<>(new FleetDetection(FleetSettings.from(settings)), lifecycle, step);
-        Monitored<io.hcwatch.detect.fleet.FleetState> tg = fleet.newKey("prod-web-tg", targetGroupConfig());
-        fleet.apply(tg, targetGroupConfig(), T0);
+        Monitored<io.hcwatch.detect.fleet.FleetState> tg = fleet.newKey("prod-web-tg", new LoadBalancerConfig(targetGroupConfig()));
+        fleet.apply(tg, new LoadBalancerConfig(targetGroupConfig()), T0);
         for (int s = 0; s < 40; s += 10) {
-            fleet.apply(tg, List.of(check("i-1", T0 + s * 1000L, true), check("i-2", T0 + s * 1000L + 5, s < 20)),
+            fleet.apply(tg, List.of(new Check(check("i-1", T0 + s * 1000L, true)), new Check(check("i-2", T0 + s * 1000L + 5, s < 20))),
                     new long[] {T0 + s * 1000L, T0 + s * 1000L + 5});
         }
-        fleet.apply(tg, new TargetSeen("prod-web-tg", "i-9", T0 + 41_000, "health"), T0 + 41_000);
-        for (SpecificRecord r : drained) {
-            if (r instanceof io.hcwatch.avro.internal.TargetTraffic t && t.getTargetGroup().equals("prod-web-tg")) {
+        fleet.apply(tg, new UnreadableCheck(new TargetSeen("prod-web-tg", "i-9", T0 + 41_000, "health")), T0 + 41_000);
+        for (Summary r : drained) {
+            if (r instanceof TargetSummary t && t.traffic().getTargetGroup().equals("prod-web-tg")) {
                 fleet.apply(tg, t, T0 + 42_000);
             }
         }
-        fleet.apply(tg, backendEvent(), T0 + 43_000);
+        fleet.apply(tg, new BackendNotice(backendEvent()), T0 + 43_000);
         out.put("state/fleet", TopologyFactory.fleetCodec().encode(tg));
         codecs.put("state/fleet", TopologyFactory.fleetCodec());
 
-        KeyMonitor<io.hcwatch.detect.slots.HostState> host =
+        KeyMonitor<io.hcwatch.detect.slots.HostState, HostInput> host =
                 new KeyMonitor<>(new SlotDetection(SlotSettings.from(settings)), lifecycle, step);
-        Monitored<io.hcwatch.detect.slots.HostState> lb1 = host.newKey("lb1", frontendConfig());
-        host.apply(lb1, frontendConfig(), T0);
-        for (SpecificRecord r : drained) {
-            if (r instanceof io.hcwatch.avro.internal.HaproxyTraffic t) {
-                host.apply(lb1, t, t.getBucketStart());
+        Monitored<io.hcwatch.detect.slots.HostState> lb1 = host.newKey("lb1", new LoadBalancerConfig(frontendConfig()));
+        host.apply(lb1, new LoadBalancerConfig(frontendConfig()), T0);
+        for (Summary r : drained) {
+            if (r instanceof FrontendSummary t) {
+                host.apply(lb1, t, t.eventTime());
             }
         }
-        host.apply(lb1, poll(), T0 + 1_300);
+        host.apply(lb1, new Poll(poll()), T0 + 1_300);
         out.put("state/host", TopologyFactory.hostCodec().encode(lb1));
         codecs.put("state/host", TopologyFactory.hostCodec());
 
-        KeyMonitor<io.hcwatch.detect.flood.FloodState> flood =
+        KeyMonitor<io.hcwatch.detect.flood.FloodState, ClientSummary> flood =
                 new KeyMonitor<>(new FloodDetection(FloodSettings.from(settings)), lifecycle, step);
-        for (SpecificRecord r : drained) {
-            if (r instanceof io.hcwatch.avro.internal.ClientTraffic c && c.getPlatform().equals("haproxy")) {
-                Monitored<io.hcwatch.detect.flood.FloodState> scope = flood.newKey(c.getPlatform() + "/" + c.getScope(), c);
-                flood.apply(scope, c, c.getBucketStart());
+        for (Summary r : drained) {
+            if (r instanceof ClientSummary c && c.traffic().getPlatform().equals("haproxy")) {
+                Monitored<io.hcwatch.detect.flood.FloodState> scope = flood.newKey("haproxy/" + c.traffic().getScope(), c);
+                flood.apply(scope, c, c.eventTime());
                 out.put("state/flood", TopologyFactory.floodCodec().encode(scope));
                 codecs.put("state/flood", TopologyFactory.floodCodec());
             }
         }
 
-        KeyMonitor<io.hcwatch.detect.feed.FeedState> feed =
+        KeyMonitor<io.hcwatch.detect.feed.FeedState, FeedHeartbeat> feed =
                 new KeyMonitor<>(new FeedDetection(GapSettings.from(settings)), lifecycle, step, Long.MAX_VALUE);
-        FeedSeen seen = new FeedSeen("haproxy", "lb1", T0);
+        FeedHeartbeat seen = new FeedHeartbeat(new FeedSeen("haproxy", "lb1", T0));
         Monitored<io.hcwatch.detect.feed.FeedState> lb1Feed = feed.newKey(FeedDetection.key("haproxy", "lb1"), seen);
         feed.apply(lb1Feed, seen, T0);
         feed.apply(lb1Feed, FeedDetection.pollOf("lb1", T0 + 1_000), T0 + 1_000);
-        feed.apply(lb1Feed, new FeedSeen("haproxy", "lb1", T0 + 2_000), T0 + 2_000);
+        feed.apply(lb1Feed, new FeedHeartbeat(new FeedSeen("haproxy", "lb1", T0 + 2_000)), T0 + 2_000);
         out.put("state/feed", TopologyFactory.feedCodec().encode(lb1Feed));
         codecs.put("state/feed", TopologyFactory.feedCodec());
     }
@@ -251,7 +265,7 @@ class InternalBytesGoldenTest {
                     + " [03/Mar/2026:14:30:00." + (100 + i * 150) + "] fe_web app/web" + (1 + i % 2) + " 0/" + (i == 4 ? 1000 : 0)
                     + "/1/" + (20 + i) + "/" + (21 + i + (i == 4 ? 1000 : 0)) + " " + (i == 3 ? 503 : 200) + " 3091 - - "
                     + (i == 4 ? "PT--" : "----") + " 180/150/12/4/0 0/0 \"GET /api/item/" + i + " HTTP/1.1\"";
-            combiner.addHaproxy((HaproxyRequest) value(haproxy.parse(line)));
+            combiner.addHaproxy(((HaproxyLine) value(haproxy.parse(line))).request());
         }
         return combiner;
     }
@@ -272,7 +286,8 @@ class InternalBytesGoldenTest {
 
     private static BackendEvent backendEvent() {
         HaproxyLogParser haproxy = new HaproxyLogParser(Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC));
-        return (BackendEvent) value(haproxy.parse("Mar  3 14:30:01 lb1 haproxy[4242]: backend app has no server available!"));
+        return ((BackendNotice) value(haproxy.parse("Mar  3 14:30:01 lb1 haproxy[4242]: backend app has no server available!")))
+                .event();
     }
 
     private static LbConfig targetGroupConfig() {

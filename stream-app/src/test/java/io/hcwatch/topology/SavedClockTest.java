@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.input.Check;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.topology.state.DetachedStore;
 import io.hcwatch.topology.state.ObjectStore;
@@ -88,8 +89,8 @@ class SavedClockTest {
     }
 
     private static Envelope check(String tg, long ts) {
-        return Envelope.of(HealthCheckResult.newBuilder().setTs(Instant.ofEpochMilli(ts)).setSource("alb").setTargetGroup(tg)
-                .setTarget("i-1").setOutcome(CheckOutcome.pass).build());
+        return Envelope.of(new Check(HealthCheckResult.newBuilder().setTs(Instant.ofEpochMilli(ts)).setSource("alb")
+                .setTargetGroup(tg).setTarget("i-1").setOutcome(CheckOutcome.pass).build()));
     }
 
     private static final class Journal implements MonitorClock.Stage<Envelope> {
