@@ -2,6 +2,7 @@ package io.hcwatch.topology;
 
 import io.hcwatch.alert.KeyMonitor;
 import io.hcwatch.alert.Monitored;
+import io.hcwatch.input.Telemetry;
 import java.util.function.BiConsumer;
 
 /**
@@ -15,4 +16,16 @@ import java.util.function.BiConsumer;
  */
 public record MonitorKind<S, I>(String name, String store, Class<I> input, KeyMonitor<S, I> keys,
                                 BiConsumer<String, Monitored<S>> changed) {
+
+    /**
+     * {@code part} as a record this monitor takes. A repartition topic is bytes: whether what came
+     * on it is a kind this monitor takes is checked here, once; what each kind does is the
+     * detection's (its sealed family's Cases).
+     */
+    I taken(Telemetry part) {
+        if (!input.isInstance(part)) {
+            throw new IllegalArgumentException("the " + name + " monitor cannot take " + part.getClass().getSimpleName());
+        }
+        return input.cast(part);
+    }
 }

@@ -12,6 +12,7 @@ import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.TimeSettings;
+import io.hcwatch.time.Upstreams;
 import io.hcwatch.topology.state.ObjectStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,7 +160,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
             List<I> records = new ArrayList<>(parts.size());
             long[] times = new long[parts.size()];
             for (int i = 0; i < times.length; i++) {
-                records.add(taken(parts.get(i)));
+                records.add(kind.taken(parts.get(i)));
                 times[i] = parts.get(i).eventTime();
             }
             Monitored<S> m = store.getForUpdate(key, k -> kind.keys().newKey(k, records.get(0)));
@@ -177,16 +178,6 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
             kind.changed().accept(key, m);
         }
 
-        /**
-         * A repartition topic is bytes: whether what came on it is a kind this monitor takes is
-         * checked here, once; what each kind does is the detection's (its sealed family's Cases).
-         */
-        private I taken(Telemetry part) {
-            if (!kind.input().isInstance(part)) {
-                throw new IllegalArgumentException("the " + name + " monitor cannot take " + part.getClass().getSimpleName());
-            }
-            return kind.input().cast(part);
-        }
 
         @Override
         public void held(MonitorClock.Held<Envelope> h) {
@@ -234,7 +225,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         byte[] raw = null;
         String source = null;
         if (envelope != null) {
-            source = sourceOf(envelope.upstream());
+            source = envelope.upstream() == null ? null : Upstreams.sourceOf(envelope.upstream());
             try {
                 if (envelopeSerde == null) {
                     envelopeSerde = new EnvelopeSerde();
@@ -246,15 +237,6 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         }
         DeadLetter letter = failures.failed(e, context, source, key, raw, time);
         context.forward(new Record<>(key == null ? failures.stage() : key, new MonitorOutput.Failed(letter), Math.max(0, time)));
-    }
-
-    /** The source of an upstream named {@code source-partition}, e.g. alb-health for alb-health-3. */
-    private static String sourceOf(String upstream) {
-        if (upstream == null) {
-            return null;
-        }
-        int dash = upstream.lastIndexOf('-');
-        return dash < 0 ? upstream : upstream.substring(0, dash);
     }
 
     private void emit(List<Notification> notifications) {
