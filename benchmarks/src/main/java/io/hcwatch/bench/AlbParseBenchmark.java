@@ -1,8 +1,8 @@
 package io.hcwatch.bench;
 
 import io.hcwatch.avro.v1.AlbRequest;
+import io.hcwatch.input.AlbTrafficLine;
 import io.hcwatch.parse.AlbAccessLogParser;
-import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.LineParser;
 import io.hcwatch.parse.ParseResult;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.hcwatch.bench;
 
 import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.HaproxyLogParser;
 import io.hcwatch.parse.ParseResult;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.avro.specific.SpecificRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -45,7 +45,7 @@ public class HaproxyParseBenchmark {
     }
 
     @Benchmark
-    public ParseResult<SpecificRecord> handWrittenTokenizer() {
+    public ParseResult<Decoded> handWrittenTokenizer() {
         return handWritten.parse(nextLine());
     }
 

@@ -2,6 +2,7 @@ package io.hcwatch.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hcwatch.input.HaproxyLine;
 import io.hcwatch.parse.AlbAccessLogParser;
 import io.hcwatch.parse.HaproxyLogParser;
 import io.hcwatch.parse.ParseResult;
@@ -27,7 +28,7 @@ class BaselineParsersAgreeTest {
         HaproxyLogParser handWritten = new HaproxyLogParser();
         RegexHaproxyParser regex = new RegexHaproxyParser();
         for (String line : Corpus.haproxyHttpLines(500, 42)) {
-            assertThat(handWritten.parse(line)).as(line).isEqualTo(ParseResult.ok(regex.parse(line)));
+            assertThat(handWritten.parse(line)).as(line).isEqualTo(ParseResult.ok(new HaproxyLine(regex.parse(line))));
         }
     }
 }

@@ -11,14 +11,14 @@ import java.util.List;
  * the lifecycle decide what to send. The same for target groups, HAProxy hosts and client
  * scopes; the monitor's clock (io.hcwatch.time.MonitorClock) decides when records and steps come.
  */
-public final class KeyMonitor<S> {
+public final class KeyMonitor<S, I> {
 
-    private final Detection<S> detection;
+    private final Detection<S, I> detection;
     private final LifecycleSettings lifecycle;
     private final long stepMillis;
     private final long idleMillis;
 
-    public KeyMonitor(Detection<S> detection, LifecycleSettings lifecycle, long stepMillis) {
+    public KeyMonitor(Detection<S, I> detection, LifecycleSettings lifecycle, long stepMillis) {
         this(detection, lifecycle, stepMillis, 0);
     }
 
@@ -27,23 +27,23 @@ public final class KeyMonitor<S> {
      *                   its detectors last concluded is held any more, so its alerts resolve through
      *                   the lifecycle, and then it may be forgotten ({@link #forgettable}); 0: never
      */
-    public KeyMonitor(Detection<S> detection, LifecycleSettings lifecycle, long stepMillis, long idleMillis) {
+    public KeyMonitor(Detection<S, I> detection, LifecycleSettings lifecycle, long stepMillis, long idleMillis) {
         this.detection = detection;
         this.lifecycle = lifecycle;
         this.stepMillis = stepMillis;
         this.idleMillis = idleMillis;
     }
 
-    public Detection<S> detection() {
+    public Detection<S, I> detection() {
         return detection;
     }
 
-    public Monitored<S> newKey(String key, Object first) {
+    public Monitored<S> newKey(String key, I first) {
         return new Monitored<>(detection.newState(key, first));
     }
 
     /** One record at event time {@code time}. */
-    public List<Notification> apply(Monitored<S> m, Object record, long time) {
+    public List<Notification> apply(Monitored<S> m, I record, long time) {
         return apply(m, List.of(record), new long[] {time});
     }
 
@@ -51,7 +51,7 @@ public final class KeyMonitor<S> {
      * Records read together, in order (a batch of one second's checks): each is applied and
      * runs the steps it reaches; what holds is judged once, after the last.
      */
-    public List<Notification> apply(Monitored<S> m, List<?> records, long[] times) {
+    public List<Notification> apply(Monitored<S> m, List<? extends I> records, long[] times) {
         List<Notification> out = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
             out.addAll(reach(m, times[i]));

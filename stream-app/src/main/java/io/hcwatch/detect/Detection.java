@@ -10,14 +10,15 @@ import java.util.List;
  * lifecycle turns findings into them).
  *
  * @param <S> the per-key state
+ * @param <I> the records this kind of monitor takes in (a sealed family of io.hcwatch.input)
  */
-public interface Detection<S> {
+public interface Detection<S, I> {
 
     /** The state of a key seen for the first time, with the record that brought it. */
-    S newState(String key, Object first);
+    S newState(String key, I first);
 
     /** One record, at the key's time {@code now} (the record's own time or later). */
-    void apply(S state, Object record, long now);
+    void apply(S state, I record, long now);
 
     /** An evaluation step at {@code at}, before it is judged. */
     default void step(S state, long at) {

@@ -1,6 +1,7 @@
 package io.hcwatch.parse;
 
 import io.hcwatch.avro.v1.AlbRequest;
+import io.hcwatch.input.AlbTrafficLine;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.function.Function;

@@ -6,8 +6,10 @@ import io.hcwatch.avro.v1.CheckConfig;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.input.BackendNotice;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.Decoded;
 import java.time.Instant;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
  * HAProxy's health and state messages (grammar of src/check.c and src/server.c):
@@ -31,7 +33,7 @@ final class HaproxyCheckLineParser {
     }
 
     /** @return null when the message is none of the check, state or no-server messages */
-    static ParseResult<SpecificRecord> parse(String line, SyslogPrefix prefix, Instant ts) {
+    static ParseResult<Decoded> parse(String line, SyslogPrefix prefix, Instant ts) {
         String body = line.substring(prefix.bodyStart()).strip();
         if (body.startsWith(HEALTH) || body.startsWith(AGENT)) {
             return checkResult(body, prefix, ts);
@@ -45,7 +47,7 @@ final class HaproxyCheckLineParser {
         return null;
     }
 
-    private static ParseResult<SpecificRecord> checkResult(String body, SyslogPrefix prefix, Instant ts) {
+    private static ParseResult<Decoded> checkResult(String body, SyslogPrefix prefix, Instant ts) {
         int at = body.startsWith(HEALTH) ? HEALTH.length() : AGENT.length();
         if (body.startsWith("backup ", at)) {
             at += "backup ".length();
@@ -94,10 +96,10 @@ final class HaproxyCheckLineParser {
         CheckConfig check = state == TargetState.unhealthy
                 ? new CheckConfig(null, null, null, (int) y, null)
                 : new CheckConfig(null, null, null, null, (int) y);
-        return ParseResult.ok(result(ts, prefix, names, outcome, d, state, check, null));
+        return ParseResult.ok(new Check(result(ts, prefix, names, outcome, d, state, check, null)));
     }
 
-    private static ParseResult<SpecificRecord> serverState(String body, SyslogPrefix prefix, Instant ts) {
+    private static ParseResult<Decoded> serverState(String body, SyslogPrefix prefix, Instant ts) {
         int at = body.indexOf("Server ") + "Server ".length();
         int nameEnd = body.indexOf(' ', at);
         String[] names = nameEnd < 0 ? null : backendServer(body.substring(at, nameEnd));
@@ -130,7 +132,7 @@ final class HaproxyCheckLineParser {
             outcome = d.reason == null ? CheckOutcome.other : HaproxyCheckReasons.outcomeOf(d.reason);
         }
         Integer active = activeServers(rest);
-        return ParseResult.ok(result(ts, prefix, names, outcome, d, state, null, active));
+        return ParseResult.ok(new Check(result(ts, prefix, names, outcome, d, state, null, active)));
     }
 
     /** The message up to ". N active and ...", or all of it (minus a final dot) when that is absent. */
@@ -163,7 +165,7 @@ final class HaproxyCheckLineParser {
         return n == AsciiNumbers.INVALID ? null : (int) n;
     }
 
-    private static ParseResult<SpecificRecord> noServer(String body, SyslogPrefix prefix, Instant ts) {
+    private static ParseResult<Decoded> noServer(String body, SyslogPrefix prefix, Instant ts) {
         int sp = body.indexOf(' ');
         int end = body.length() - " has no server available!".length();
         if (sp < 0 || sp >= end) {
@@ -176,8 +178,8 @@ final class HaproxyCheckLineParser {
         if (name.isEmpty() || name.indexOf(' ') >= 0) {
             return reject(body, "one backend name before 'has no server available!'");
         }
-        return ParseResult.ok(new BackendEvent(ts, "haproxy", prefix.host(), name,
-                BackendEventKind.no_server_available, body));
+        return ParseResult.ok(new BackendNotice(new BackendEvent(ts, "haproxy", prefix.host(), name,
+                BackendEventKind.no_server_available, body)));
     }
 
     private static HealthCheckResult result(Instant ts, SyslogPrefix prefix, String[] names, CheckOutcome outcome,
@@ -199,7 +201,7 @@ final class HaproxyCheckLineParser {
         return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
     }
 
-    private static ParseResult<SpecificRecord> reject(String body, String expected) {
+    private static ParseResult<Decoded> reject(String body, String expected) {
         return Rejections.reject(RejectReason.BAD_FIELD, "HAProxy check/state message", body, expected);
     }
 

@@ -1,14 +1,14 @@
 package io.hcwatch.parse;
 
+import io.hcwatch.input.Decoded;
+import io.hcwatch.input.HaproxyLine;
 import java.time.Clock;
 import java.time.Instant;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Parses one HAProxy log line, with or without its syslog/console prefix, into a
- * {@link io.hcwatch.avro.v1.HaproxyRequest} (traffic), a {@link io.hcwatch.avro.v1.HealthCheckResult}
- * (health check and server state messages) or a {@link io.hcwatch.avro.v1.BackendEvent}
- * ({@code has no server available!}). Lifecycle messages with nothing to measure are skipped.
+ * {@link HaproxyLine} (traffic), a {@link io.hcwatch.input.Check} (health check and server state
+ * messages) or a {@link io.hcwatch.input.BackendNotice} ({@code has no server available!}). Lifecycle messages with nothing to measure are skipped.
  *
  * <p><b>Years and zones.</b> Traffic lines are timed by HAProxy's accept date, which has a year.
  * Check and state lines are timed by their prefix, and RFC 3164 or console prefixes carry no year:
@@ -20,7 +20,7 @@ import org.apache.avro.specific.SpecificRecord;
  *
  * <p>Stateless apart from the clock; thread-safe.
  */
-public final class HaproxyLogParser implements LineParser<SpecificRecord> {
+public final class HaproxyLogParser implements LineParser<Decoded> {
 
     private static final String[][] LIFECYCLE = {
         {"Proxy ", "proxy_lifecycle"},
@@ -53,7 +53,7 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
     }
 
     @Override
-    public ParseResult<SpecificRecord> parse(String line) {
+    public ParseResult<Decoded> parse(String line) {
         if (line == null || line.isBlank()) {
             return ParseResult.rejected(RejectReason.EMPTY, "line is empty");
         }
@@ -64,7 +64,7 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
             return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text, "an HAProxy message after the prefix");
         }
         if (HaproxyTrafficLineParser.looksLikeTraffic(text, body)) {
-            return widen(HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(dates.clock())));
+            return HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(dates.clock())).map(HaproxyLine::new);
         }
         for (String[] known : LIFECYCLE) {
             if (text.startsWith(known[0], body)) {
@@ -77,7 +77,7 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
                     dates.year() == null ? "a date that exists in the clock's year or the years before it"
                             : "a date that exists in " + dates.year());
         }
-        ParseResult<SpecificRecord> check = HaproxyCheckLineParser.parse(text, prefix, ts);
+        ParseResult<Decoded> check = HaproxyCheckLineParser.parse(text, prefix, ts);
         if (check != null) {
             return check;
         }
@@ -87,12 +87,6 @@ public final class HaproxyLogParser implements LineParser<SpecificRecord> {
         }
         return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text,
                 "an HAProxy log line (traffic, health check, server state), optionally with a syslog prefix");
-    }
-
-    /** ParseResult is immutable, so a result of a subtype can be handed out as one of the supertype. */
-    @SuppressWarnings("unchecked")
-    private static ParseResult<SpecificRecord> widen(ParseResult<? extends SpecificRecord> result) {
-        return (ParseResult<SpecificRecord>) result;
     }
 
     private static String stripLineEnd(String line) {

@@ -41,10 +41,6 @@ final class ReplayContext<K, V> implements ProcessorContext<K, V> {
         stores.put(name, store);
     }
 
-    boolean hasStore(String name) {
-        return stores.containsKey(name);
-    }
-
     void setMetadata(String topic, int partition, long offset) {
         this.metadata = new Metadata(topic, partition, offset);
     }

@@ -3,23 +3,22 @@ package io.hcwatch.replay;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
-import io.hcwatch.topology.Envelope;
 import io.hcwatch.topology.IngestProcessor;
+import io.hcwatch.topology.MonitorOutput;
 import io.hcwatch.topology.MonitorProcessor;
 import io.hcwatch.topology.Routed;
 import io.hcwatch.topology.Source;
+import io.hcwatch.topology.Stages;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
 import io.hcwatch.topology.state.MonitoredCodec;
-import io.hcwatch.topology.state.StateCodec;
-import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.topology.state.ObjectStore;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
@@ -32,40 +31,39 @@ public final class ReplayPipeline {
 
     private final Map<Source, IngestProcessor> ingest = new EnumMap<>(Source.class);
     private final Map<Source, ReplayContext<String, Routed>> ingestContexts = new EnumMap<>(Source.class);
-    private final ReplayContext<String, SpecificRecord> fleetContext;
-    private final ReplayContext<String, SpecificRecord> hostContext;
-    private final ReplayContext<String, SpecificRecord> floodContext;
-    private final ReplayContext<String, SpecificRecord> feedContext;
-    private final MonitorProcessor<?> fleet;
-    private final MonitorProcessor<?> host;
-    private final MonitorProcessor<?> flood;
-    private final MonitorProcessor<?> feed;
+    private final ReplayContext<String, MonitorOutput> fleetContext;
+    private final ReplayContext<String, MonitorOutput> hostContext;
+    private final ReplayContext<String, MonitorOutput> floodContext;
+    private final ReplayContext<String, MonitorOutput> feedContext;
+    private final MonitorProcessor<?, ?> fleet;
+    private final MonitorProcessor<?, ?> host;
+    private final MonitorProcessor<?, ?> flood;
+    private final MonitorProcessor<?, ?> feed;
+    private final List<ObjectStore<?>> stores = new ArrayList<>();
     private long offset;
 
     public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters) {
-        this(config, alerts, deadLetters, null);
+        this(config, alerts, deadLetters, ReplayStores.DETACHED);
     }
 
-    /**
-     * @param changelog when not null, the monitors' stores encode what changed at each {@link #commit()}
-     *                  and report the bytes their changelogs would take (a benchmark's measure)
-     */
-    public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters, LongConsumer changelog) {
+    /** @param stores where each processor keeps its state (a benchmark may measure what they would write) */
+    public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters, ReplayStores stores) {
         if (config.liveClock()) {
             throw new IllegalArgumentException("replay runs on event time only; build its config with liveClock=false");
         }
-        TopologyFactory.Stages stages = new TopologyFactory.Stages(config);
-        Consumer<Record<String, SpecificRecord>> toAlerts = r -> {
-            if (r.value() instanceof Alert a) {
-                alerts.accept(a);
-            } else {
-                deadLetters.accept((DeadLetter) r.value());
-            }
+        Stages stages = new Stages(config);
+        Consumer<Record<String, MonitorOutput>> toAlerts = r -> {
+            r.value().alerts().forEach(alerts);
+            r.value().deadLetters().forEach(deadLetters);
         };
-        fleetContext = monitorContext(TopologyFactory.FLEET_STORE, toAlerts, store(TopologyFactory.fleetCodec(), changelog));
-        hostContext = monitorContext(TopologyFactory.HOST_STORE, toAlerts, store(TopologyFactory.hostCodec(), changelog));
-        floodContext = monitorContext(TopologyFactory.FLOOD_STORE, toAlerts, store(TopologyFactory.floodCodec(), changelog));
-        feedContext = monitorContext(TopologyFactory.FEED_STORE, toAlerts, store(TopologyFactory.feedCodec(), changelog));
+        fleetContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLEET_STORE, TopologyFactory.fleetCodec())),
+                clockOf(stores, TopologyFactory.FLEET_STORE));
+        hostContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.HOST_STORE, TopologyFactory.hostCodec())),
+                clockOf(stores, TopologyFactory.HOST_STORE));
+        floodContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLOOD_STORE, TopologyFactory.floodCodec())),
+                clockOf(stores, TopologyFactory.FLOOD_STORE));
+        feedContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FEED_STORE, TopologyFactory.feedCodec())),
+                clockOf(stores, TopologyFactory.FEED_STORE));
         fleet = stages.fleet();
         host = stages.host();
         flood = stages.flood();
@@ -77,7 +75,8 @@ public final class ReplayPipeline {
         for (Source s : Source.values()) {
             ReplayContext<String, Routed> ctx = new ReplayContext<>(r -> route(r, deadLetters));
             if (s.holdsPending()) {
-                ctx.addStore(TopologyFactory.pendingStore(s), WriteBehindStore.detached());
+                String name = TopologyFactory.pendingStore(s);
+                ctx.addStore(name, keep(stores.store(name, TopologyFactory.pendingCodec(config.settings()))));
             }
             IngestProcessor p = stages.ingest(s);
             p.init(ctx);
@@ -86,33 +85,30 @@ public final class ReplayPipeline {
         }
     }
 
-    private static <V> WriteBehindStore<V> store(StateCodec<V> codec, LongConsumer changelog) {
-        return changelog == null ? WriteBehindStore.detached() : WriteBehindStore.measuring(codec, changelog);
+    private <V> ObjectStore<V> keep(ObjectStore<V> store) {
+        stores.add(store);
+        return store;
     }
 
-    /** Every monitor store writes what changed since the last commit (measured when built with a changelog). */
+    private ObjectStore<?> clockOf(ReplayStores stores, String monitorStore) {
+        return keep(stores.store(MonitorProcessor.clockStore(monitorStore), TopologyFactory.clockCodec()));
+    }
+
+    /** Every store writes what changed since the last commit, as Kafka Streams has it do before each commit. */
     public void commit() {
-        for (ReplayContext<String, SpecificRecord> ctx : List.of(fleetContext, hostContext, floodContext, feedContext)) {
-            for (String store : List.of(TopologyFactory.FLEET_STORE, TopologyFactory.HOST_STORE, TopologyFactory.FLOOD_STORE,
-                    TopologyFactory.FEED_STORE)) {
-                if (ctx.hasStore(store)) {
-                    ctx.<WriteBehindStore<?>>getStateStore(store).flushCache();
-                }
-            }
-        }
+        stores.forEach(ObjectStore::flushCache);
     }
 
-    private static ReplayContext<String, SpecificRecord> monitorContext(String store, Consumer<Record<String, SpecificRecord>> out,
-                                                               WriteBehindStore<?> state) {
-        ReplayContext<String, SpecificRecord> ctx = new ReplayContext<>(out);
-        ctx.addStore(store, state);
-        ctx.addStore(MonitorProcessor.clockStore(store), WriteBehindStore.detached());
+    private static ReplayContext<String, MonitorOutput> monitorContext(Consumer<Record<String, MonitorOutput>> out,
+                                                                        ObjectStore<?> state, ObjectStore<?> clock) {
+        ReplayContext<String, MonitorOutput> ctx = new ReplayContext<>(out);
+        ctx.addStore(state.name(), state);
+        ctx.addStore(clock.name(), clock);
         return ctx;
     }
 
-    @SuppressWarnings("unchecked")
-    private static void init(MonitorProcessor<?> p, ReplayContext<String, SpecificRecord> ctx) {
-        ((MonitorProcessor<Object>) p).init(ctx);
+    private static void init(MonitorProcessor<?, ?> p, ReplayContext<String, MonitorOutput> ctx) {
+        p.init(ctx);
     }
 
     /**
@@ -141,10 +137,9 @@ public final class ReplayPipeline {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static void deliver(MonitorProcessor<?> monitor, ReplayContext<String, SpecificRecord> ctx, Record<String, Routed> r) {
+    private static void deliver(MonitorProcessor<?, ?> monitor, ReplayContext<String, MonitorOutput> ctx, Record<String, Routed> r) {
         ctx.advance(r.timestamp());
-        ((MonitorProcessor<Object>) monitor).process(new Record<String, Envelope>(r.key(), r.value().envelope(), r.timestamp()));
+        monitor.process(new Record<>(r.key(), r.value().envelope(), r.timestamp()));
     }
 
     /** End of input: sends on every pending summary, as the wall-clock flush would. */
@@ -163,7 +158,7 @@ public final class ReplayPipeline {
     /** What one monitor's store ({@link TopologyFactory#FLEET_STORE}, host or flood) holds now. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public StoreSize storeSize(String store) {
-        ReplayContext<String, SpecificRecord> ctx;
+        ReplayContext<String, MonitorOutput> ctx;
         MonitoredCodec codec;
         switch (store) {
             case TopologyFactory.FLEET_STORE -> {
@@ -180,7 +175,7 @@ public final class ReplayPipeline {
             }
             default -> throw new IllegalArgumentException("no monitor store " + store);
         }
-        WriteBehindStore<Monitored<?>> s = ctx.getStateStore(store);
+        ObjectStore<Monitored<?>> s = ctx.getStateStore(store);
         long[] bytes = {0};
         s.forEach((key, value) -> bytes[0] += key.getBytes(StandardCharsets.UTF_8).length + codec.encode(value).length);
         return new StoreSize(s.size(), bytes[0]);

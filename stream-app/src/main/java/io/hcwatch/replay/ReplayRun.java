@@ -1,14 +1,9 @@
 package io.hcwatch.replay;
 
-import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.Alert;
-import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.DeadLetter;
-import io.hcwatch.avro.v1.HaproxyRequest;
-import io.hcwatch.avro.v1.HealthCheckResult;
-import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
-import io.hcwatch.parse.AlbTrafficLine;
+import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.LogDates;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.topology.Decoder;
@@ -103,28 +98,8 @@ public final class ReplayRun {
         return alerts;
     }
 
-    /** Event time of a decoded record, or -1 when it carries none. */
-    static long eventTime(Object r) {
-        if (r instanceof AlbTrafficLine a) {
-            return a.time();
-        } else if (r instanceof HaproxyRequest h) {
-            return h.getTs().toEpochMilli();
-        } else if (r instanceof HealthCheckResult h) {
-            return h.getTs().toEpochMilli();
-        } else if (r instanceof BackendEvent b) {
-            return b.getTs().toEpochMilli();
-        } else if (r instanceof LbConfig c) {
-            return c.getTs().toEpochMilli();
-        } else if (r instanceof TargetTraffic t) {
-            return t.getBucketStart();
-        } else if (r instanceof io.hcwatch.avro.v1.HaproxyStats s) {
-            return s.getTs().toEpochMilli();
-        }
-        return -1;
-    }
-
     /** The next line of one file with its decoded form. */
-    private record Head(FileCursor cursor, byte[] raw, ParseResult<?> result, long eventTime,
+    private record Head(FileCursor cursor, byte[] raw, ParseResult<? extends Decoded> result, long eventTime,
                         long line, long order) {
     }
 
@@ -151,16 +126,16 @@ public final class ReplayRun {
                     return null;
                 }
                 summary.read(source);
-                ParseResult<?> result;
+                ParseResult<? extends Decoded> result;
                 try {
                     result = decoder.decode(raw);
                 } catch (RuntimeException e) {
                     result = ParseResult.rejected("internal_error", "decoder failed: " + e);
                 }
                 long t = -1;
-                if (result instanceof ParseResult.Ok<?> ok) {
+                if (result instanceof ParseResult.Ok<? extends Decoded> ok) {
                     summary.outcome(source, 1);
-                    t = eventTime(ok.value());
+                    t = ok.value().eventTime();
                 } else if (result instanceof ParseResult.Rejected<?>) {
                     summary.outcome(source, 2);
                 } else {
@@ -190,19 +165,19 @@ public final class ReplayRun {
     private static final class Remembering implements Decoder {
         private final Decoder inner;
         private byte[] raw;
-        private ParseResult<?> result;
+        private ParseResult<? extends Decoded> result;
 
         Remembering(Decoder inner) {
             this.inner = inner;
         }
 
-        void remember(byte[] raw, ParseResult<?> result) {
+        void remember(byte[] raw, ParseResult<? extends Decoded> result) {
             this.raw = raw;
             this.result = result;
         }
 
         @Override
-        public ParseResult<?> decode(byte[] value) {
+        public ParseResult<? extends Decoded> decode(byte[] value) {
             if (value == raw) {
                 return result;
             }

@@ -10,9 +10,10 @@ import org.apache.kafka.common.errors.SerializationException;
 
 /**
  * Topics that take a record either in Confluent's wire format (magic byte 0) or as JSON: the
- * first byte tells them apart, since JSON never starts with a zero byte.
+ * first byte tells them apart, since JSON never starts with a zero byte. {@link Decoders} wraps
+ * the record in its {@link io.hcwatch.input.Decoded} kind.
  */
-public final class AvroOrJsonDecoder<T extends SpecificRecord> implements Decoder {
+public final class AvroOrJsonDecoder<T extends SpecificRecord> {
 
     private final SpecificAvroDeserializer<T> avro;
     private final Function<byte[], ParseResult<T>> json;
@@ -25,7 +26,6 @@ public final class AvroOrJsonDecoder<T extends SpecificRecord> implements Decode
         this.topicForErrors = topic;
     }
 
-    @Override
     public ParseResult<T> decode(byte[] raw) {
         if (raw.length > 0 && raw[0] == WireFormat.MAGIC_BYTE) {
             try {

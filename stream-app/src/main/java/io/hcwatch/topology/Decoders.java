@@ -3,6 +3,9 @@ package io.hcwatch.topology;
 import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Poll;
 import io.hcwatch.parse.AlbAccessLogParser;
 import io.hcwatch.parse.AlbHealthCheckLogParser;
 import io.hcwatch.parse.HaproxyLogParser;
@@ -40,14 +43,17 @@ public final class Decoders {
         HealthCheckResultJson healthJson = new HealthCheckResultJson();
         LbConfigJson configJson = new LbConfigJson();
         d.put(Source.ALB, alb.traffic()::parse);
-        d.put(Source.ALB_HEALTH, albHealth::parse);
+        d.put(Source.ALB_HEALTH, raw -> albHealth.parse(raw).map(Check::new));
         d.put(Source.HAPROXY, haproxy::parse);
-        d.put(Source.HEALTH, new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig, healthJson::parse,
-                topics.input(Source.HEALTH)));
-        d.put(Source.HAPROXY_STATS, new AvroOrJsonDecoder<>(HaproxyStats.class, serdeConfig, new HaproxyStatsJson()::parse,
-                topics.input(Source.HAPROXY_STATS)));
-        d.put(Source.CONFIG, new AvroOrJsonDecoder<>(LbConfig.class, serdeConfig, configJson::parse,
-                topics.input(Source.CONFIG)));
+        AvroOrJsonDecoder<HealthCheckResult> health = new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
+                healthJson::parse, topics.input(Source.HEALTH));
+        d.put(Source.HEALTH, raw -> health.decode(raw).map(Check::new));
+        AvroOrJsonDecoder<HaproxyStats> stats = new AvroOrJsonDecoder<>(HaproxyStats.class, serdeConfig,
+                new HaproxyStatsJson()::parse, topics.input(Source.HAPROXY_STATS));
+        d.put(Source.HAPROXY_STATS, raw -> stats.decode(raw).map(Poll::new));
+        AvroOrJsonDecoder<LbConfig> configs = new AvroOrJsonDecoder<>(LbConfig.class, serdeConfig, configJson::parse,
+                topics.input(Source.CONFIG));
+        d.put(Source.CONFIG, raw -> configs.decode(raw).map(LoadBalancerConfig::new));
         return d;
     }
 }

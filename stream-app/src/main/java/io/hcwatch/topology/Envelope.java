@@ -3,26 +3,39 @@ package io.hcwatch.topology;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.internal.FeedSeen;
 import io.hcwatch.avro.internal.HaproxyTraffic;
-import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.internal.TargetSeen;
+import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.input.BackendNotice;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.CheckBatch;
+import io.hcwatch.input.ClientSummary;
+import io.hcwatch.input.FeedHeartbeat;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Payload;
+import io.hcwatch.input.Poll;
+import io.hcwatch.input.Progress;
+import io.hcwatch.input.TargetSummary;
+import io.hcwatch.input.Telemetry;
+import io.hcwatch.input.UnreadableCheck;
 import java.util.List;
 import org.apache.avro.Schema;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
- * What travels on hcwatch's internal repartition topics: one of the records the monitors take,
- * or a batch of health checks of one target group, tagged with its kind. Internal topics carry
- * plain Avro binary behind a one-byte kind (no registry): both ends are this application, at the
- * same version.
+ * What travels on hcwatch's internal repartition topics, and what the pending and clock stores
+ * keep: one {@link Payload}, tagged on the wire with its kind. Internal topics carry plain Avro
+ * binary behind a one-byte kind (no registry): both ends are this application.
  *
- * @param record a generated Avro record, or for {@link Kind#HEALTH_CHECKS} a list of them
+ * @param upstream the input partition the record came through (e.g. "health-3"): monitors keep
+ *                 time per upstream, so a partition that lags behind the others is not mistaken
+ *                 for targets that went silent (null when not known, as in a pending store)
  */
-public record Envelope(Kind kind, Object record, String upstream) {
+public record Envelope(Payload payload, String upstream) {
 
     /** The record types a monitor can receive; the byte is the tag on the wire. */
     public enum Kind {
@@ -72,60 +85,117 @@ public record Envelope(Kind kind, Object record, String upstream) {
             }
             throw new IllegalArgumentException("unknown envelope kind " + tag);
         }
+
+        /** The payload of a record read with this kind's schema (Avro's reader gives back that kind's class). */
+        @SuppressWarnings("unchecked")
+        Payload payloadOf(Object avro) {
+            return switch (this) {
+                case HEALTH_CHECK -> new Check((HealthCheckResult) avro);
+                case BACKEND_EVENT -> new BackendNotice((BackendEvent) avro);
+                case LB_CONFIG -> new LoadBalancerConfig((LbConfig) avro);
+                case TARGET_TRAFFIC -> new TargetSummary((TargetTraffic) avro);
+                case HAPROXY_TRAFFIC -> new FrontendSummary((HaproxyTraffic) avro);
+                case CLIENT_TRAFFIC -> new ClientSummary((ClientTraffic) avro);
+                case HEALTH_CHECKS -> new CheckBatch((List<HealthCheckResult>) avro);
+                case PROGRESS -> new Progress((UpstreamProgress) avro);
+                case TARGET_SEEN -> new UnreadableCheck((TargetSeen) avro);
+                case HAPROXY_STATS -> new Poll((HaproxyStats) avro);
+                case FEED_SEEN -> new FeedHeartbeat((FeedSeen) avro);
+            };
+        }
     }
 
-    public static Envelope of(SpecificRecord record) {
-        return of(record, null);
-    }
-
-    /**
-     * @param upstream the input partition the record came through (e.g. "health-3"): monitors keep
-     *                 time per upstream, so a partition that lags behind the others is not mistaken
-     *                 for targets that went silent
-     */
-    public static Envelope of(SpecificRecord record, String upstream) {
-        return new Envelope(kindOf(record), record, upstream);
-    }
-
-    /** Health checks of one target group from one input partition, in the order they were read. */
-    public static Envelope checks(List<HealthCheckResult> checks, String upstream) {
-        return new Envelope(Kind.HEALTH_CHECKS, checks, upstream);
+    public static Envelope of(Payload payload) {
+        return new Envelope(payload, null);
     }
 
     /** An upstream's report that it has sent on everything up to {@code time}. */
     public static Envelope progress(String upstream, long time, boolean idle) {
-        return new Envelope(Kind.PROGRESS, new UpstreamProgress(time, idle), upstream);
+        return new Envelope(new Progress(time, idle), upstream);
     }
 
-    /** The records carried: the batch's checks in order, or the one record. */
-    public List<?> records() {
-        return kind == Kind.HEALTH_CHECKS ? (List<?>) record : List.of(record);
+    public Kind kind() {
+        return payload.accept(KINDS);
     }
 
-    public boolean isProgress() {
-        return kind == Kind.PROGRESS;
+    /** The telemetry carried: what a monitor's clock holds and hands to its keys (progress reports go to the clock itself). */
+    public Telemetry telemetry() {
+        return payload.accept(TELEMETRY);
     }
 
-    private static Kind kindOf(SpecificRecord record) {
-        if (record instanceof HealthCheckResult) {
+    private static final Payload.Cases<Telemetry> TELEMETRY = new Payload.Cases<>() {
+        @Override
+        public Telemetry telemetry(Telemetry telemetry) {
+            return telemetry;
+        }
+
+        @Override
+        public Telemetry progress(Progress progress) {
+            throw new IllegalStateException("a progress report carries no telemetry");
+        }
+    };
+
+    private static final Payload.Cases<Kind> KINDS = new Payload.Cases<>() {
+        @Override
+        public Kind telemetry(Telemetry telemetry) {
+            return telemetry.accept(TELEMETRY_KINDS);
+        }
+
+        @Override
+        public Kind progress(Progress progress) {
+            return Kind.PROGRESS;
+        }
+    };
+
+    private static final Telemetry.Cases<Kind> TELEMETRY_KINDS = new Telemetry.Cases<>() {
+        @Override
+        public Kind check(Check check) {
             return Kind.HEALTH_CHECK;
-        } else if (record instanceof BackendEvent) {
+        }
+
+        @Override
+        public Kind checkBatch(CheckBatch batch) {
+            return Kind.HEALTH_CHECKS;
+        }
+
+        @Override
+        public Kind backendNotice(BackendNotice notice) {
             return Kind.BACKEND_EVENT;
-        } else if (record instanceof LbConfig) {
+        }
+
+        @Override
+        public Kind config(LoadBalancerConfig config) {
             return Kind.LB_CONFIG;
-        } else if (record instanceof TargetTraffic) {
+        }
+
+        @Override
+        public Kind targetSummary(TargetSummary summary) {
             return Kind.TARGET_TRAFFIC;
-        } else if (record instanceof HaproxyTraffic) {
+        }
+
+        @Override
+        public Kind frontendSummary(FrontendSummary summary) {
             return Kind.HAPROXY_TRAFFIC;
-        } else if (record instanceof ClientTraffic) {
+        }
+
+        @Override
+        public Kind clientSummary(ClientSummary summary) {
             return Kind.CLIENT_TRAFFIC;
-        } else if (record instanceof TargetSeen) {
+        }
+
+        @Override
+        public Kind unreadableCheck(UnreadableCheck check) {
             return Kind.TARGET_SEEN;
-        } else if (record instanceof HaproxyStats) {
+        }
+
+        @Override
+        public Kind poll(Poll poll) {
             return Kind.HAPROXY_STATS;
-        } else if (record instanceof FeedSeen) {
+        }
+
+        @Override
+        public Kind feedHeartbeat(FeedHeartbeat heartbeat) {
             return Kind.FEED_SEEN;
         }
-        throw new IllegalArgumentException("no envelope kind for " + record.getClass().getName());
-    }
+    };
 }

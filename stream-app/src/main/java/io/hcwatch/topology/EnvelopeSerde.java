@@ -60,15 +60,16 @@ public final class EnvelopeSerde implements Serde<Envelope> {
             return null;
         }
         try {
+            Envelope.Kind kind = e.kind();
             Buffer b = buffers.get();
             // a buffered encoder re-pointed at the stream flushes what a failed write left in it: reset after
             b.encoder = EncoderFactory.get().binaryEncoder(b.out, b.encoder);
             b.out.reset();
             b.out.write(VERSIONED);
-            b.out.write(e.kind().tag);
-            b.out.write(e.kind().version());
+            b.out.write(kind.tag);
+            b.out.write(kind.version());
             b.encoder.writeString(e.upstream() == null ? "" : e.upstream());
-            writers.get(e.kind()).write(e.record(), b.encoder);
+            writers.get(kind).write(e.payload().avro(), b.encoder);
             b.encoder.flush();
             return b.out.toByteArray();
         } catch (IOException | RuntimeException ex) {
@@ -92,7 +93,7 @@ public final class EnvelopeSerde implements Serde<Envelope> {
             int start = versioned ? 3 : 1;
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, start, data.length - start, null);
             String upstream = decoder.readString();
-            return new Envelope(kind, byVersion.get(version).read(null, decoder), upstream.isEmpty() ? null : upstream);
+            return new Envelope(kind.payloadOf(byVersion.get(version).read(null, decoder)), upstream.isEmpty() ? null : upstream);
         } catch (IOException | RuntimeException ex) {
             throw new SerializationException("could not decode an internal record from " + topic, ex);
         }

@@ -1,81 +1,46 @@
 package io.hcwatch.topology;
 
-import io.hcwatch.avro.internal.ClientTraffic;
-import io.hcwatch.avro.internal.FeedSeen;
-import io.hcwatch.avro.internal.HaproxyTraffic;
-import io.hcwatch.avro.internal.TargetSeen;
-import io.hcwatch.avro.internal.TargetTraffic;
-import io.hcwatch.avro.v1.BackendEvent;
-import io.hcwatch.avro.v1.ConfigKind;
-import io.hcwatch.avro.v1.DeadLetter;
-import io.hcwatch.avro.v1.HaproxyStats;
-import io.hcwatch.avro.v1.HaproxyRequest;
-import io.hcwatch.avro.v1.HealthCheckResult;
-import io.hcwatch.avro.v1.LbConfig;
-import io.hcwatch.detect.feed.FeedDetection;
+import io.hcwatch.input.Decoded;
 import io.hcwatch.metrics.PipelineMetrics;
-import io.hcwatch.parse.AlbTrafficLine;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.parse.RejectReason;
 import io.hcwatch.parse.TargetIdentity;
-import io.hcwatch.time.UpstreamClock;
-import io.hcwatch.topology.Routed.Destination;
-import io.hcwatch.topology.state.WriteBehindStore;
-import io.hcwatch.traffic.CardinalityLimits;
+import io.hcwatch.topology.state.DetachedStore;
+import io.hcwatch.topology.state.ObjectStore;
 import io.hcwatch.traffic.TrafficCombiner;
-import java.nio.ByteBuffer;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
+import io.micrometer.core.instrument.Counter;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * The first stage for one input topic: decodes every value, sends what does not decode to the
- * dead-letter topic with its reason and original bytes, keys health checks and configs for
- * their monitor, sums access-log lines into one-second traffic summaries and holds health checks
- * in per-target-group batches before they leave the partition (flushed when their second is
- * over and on a short wall-clock interval). Never throws on input: a decoder bug is
- * dead-lettered as {@code internal_error}.
+ * The first stage for one input topic, wiring the ingest's stages: {@link Decoding} turns each
+ * value into a record, a rejection or a skip; {@link Admission} refuses names past the
+ * cardinality limits; {@link Routing} sends each record on, or into this partition's seconds
+ * ({@link Summarising}, released through {@link SummaryRoutes}); {@link ProgressReports} tells the
+ * monitors how far the partition has got; what is not taken goes to the dead-letter topic with its
+ * reason and bytes ({@link DeadLetters}). Never throws on input: a failure of hcwatch's own code on
+ * a record is dead-lettered as a processing error ({@link ProcessingFailures}).
  */
 public final class IngestProcessor implements Processor<byte[], byte[], String, Routed> {
 
-    static final String PENDING_KEY = "pending";
-    /** Key of progress reports on the monitor topics; they go to every partition whatever the key. */
-    static final String PROGRESS_KEY = "";
-
     private final Source source;
-    private final Decoder decoder;
+    private final Decoding decoding;
+    private final IngestSettings settings;
+    private final IngestServices services;
     private final PipelineMetrics metrics;
     private final String pendingStore;
-    private final Duration flushInterval;
-    private final int sketchCapacity;
-    private final UpstreamClock progress;
     private final String topic;
-    private final InputLag inputLag;
-    private final CardinalityLimits.Limits limits;
-    private final CardinalityLimits cardinality;
-    private int partition;
-    private ProcessorContext<String, Routed> context;
-    private WriteBehindStore<TrafficCombiner> pending;
-    private TrafficCombiner combiner;
-    private io.micrometer.core.instrument.Counter parsed;
-    private long newestSecond = Long.MIN_VALUE;
-    /** A second was sent on while routing the current record: report progress once it is held too. */
-    private boolean secondsSent;
-    private String upstream;
-    private final HaproxyHosts haproxyHosts;
+    private final Admission admission;
+    private final DeadLetters deadLetters;
     private final ProcessingFailures failures;
-    /** Per feed (host or load balancer) of this partition, the newest second reported to the feed monitor. */
-    private final Map<String, Long> feedSeconds = new HashMap<>();
-    private final SourceLags sourceLags;
-    private final boolean delayNamed;
+    private ProcessorContext<String, Routed> context;
+    private Outbox out;
+    private ProgressReports progress;
+    private Summarising seconds;
+    private Routing routing;
+    private Counter parsed;
     private SourceLags.Partition arrivals;
     /** Kafka timestamp of the record being processed: when it arrived, for {@link SourceLags}. */
     private long recordTimestamp = -1;
@@ -87,47 +52,43 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
      */
     public IngestProcessor(Source source, Decoder decoder, String pendingStore, String topic, IngestSettings settings,
                            IngestServices services) {
-        this.sourceLags = services.sourceLags();
-        this.delayNamed = !settings.delay().isZero();
-        this.haproxyHosts = services.haproxyHosts();
         this.source = source;
-        this.limits = settings.limits();
-        this.cardinality = new CardinalityLimits(limits);
-        this.topic = topic;
-        this.inputLag = services.inputLag();
-        long idleMillis = settings.idleTimeout().toMillis();
-        this.progress = source.paces().isEmpty() ? null
-                : new UpstreamClock(idleMillis, (int) (idleMillis / Math.max(1, settings.flushInterval().toMillis())),
-                        settings.delay().toMillis());
-        this.sketchCapacity = settings.sketchCapacity();
-        this.decoder = decoder;
+        this.decoding = new Decoding(decoder);
+        this.settings = settings;
+        this.services = services;
         this.metrics = services.metrics();
         this.pendingStore = pendingStore;
-        this.flushInterval = settings.flushInterval();
+        this.topic = topic;
+        this.admission = new Admission(settings.limits());
+        this.deadLetters = new DeadLetters(source.id());
         this.failures = new ProcessingFailures("ingest-" + source.id(), metrics);
     }
 
     @Override
     public void init(ProcessorContext<String, Routed> context) {
         this.context = context;
-        this.partition = context.taskId().partition();
-        this.upstream = source.id() + "-" + partition;
+        int partition = context.taskId().partition();
+        this.out = new Outbox(context::forward, source.id() + "-" + partition);
+        this.progress = new ProgressReports(source, settings, out, () -> services.inputLag().lag(topic, partition) > 0);
+        FeedHeartbeats heartbeats = new FeedHeartbeats(source, out);
+        // a source that holds nothing (configs) releases nothing: an empty store in memory stands for one
+        ObjectStore<TrafficCombiner> pending = pendingStore == null ? new DetachedStore<>("pending-" + source.id())
+                : context.getStateStore(pendingStore);
+        this.seconds = new Summarising(pending, settings.sketchCapacity(), new SummaryRoutes(source, out, heartbeats),
+                progress::due);
+        this.routing = new Routing(source, seconds, out, heartbeats, services.haproxyHosts(), this::read, progress::due);
         this.parsed = metrics.parsedCounter(source.id());
-        if (sourceLags != null) {
-            arrivals = sourceLags.add(source, delayNamed);
+        if (services.sourceLags() != null) {
+            arrivals = services.sourceLags().add(source, !settings.delay().isZero());
         }
         if (pendingStore != null) {
-            pending = context.getStateStore(pendingStore);
-            combiner = pending.get(PENDING_KEY);
-            context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> {
+            context.schedule(settings.flushInterval(), PunctuationType.WALL_CLOCK_TIME, now -> {
                 try {
-                    flush(Long.MAX_VALUE);
-                    if (progress != null) {
-                        progress.tick();
-                    }
-                    reportProgress();
+                    seconds.releaseBefore(Long.MAX_VALUE);
+                    progress.tick();
+                    progress.report(seconds::oldestHeld, context.currentSystemTimeMs());
                 } catch (RuntimeException e) {
-                    deadLetter(failures.failed(e, context, source.id(), null, null, -1), now);
+                    out.deadLetter(source.id(), failures.failed(e, context, source.id(), null, null, -1), Math.max(0, now));
                 }
             });
         }
@@ -136,7 +97,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void close() {
         if (arrivals != null) {
-            sourceLags.remove(arrivals);
+            services.sourceLags().remove(arrivals);
             arrivals = null;
         }
     }
@@ -144,303 +105,67 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void process(Record<byte[], byte[]> record) {
         recordTimestamp = record.timestamp();
-        ParseResult<?> result;
-        try {
-            result = record.value() == null
-                    ? ParseResult.rejected("empty", "the record has no value (null)")
-                    : decoder.decode(record.value());
-        } catch (RuntimeException e) {
-            result = ParseResult.rejected("internal_error", "decoder failed: " + e);
-        }
-        String refused = result instanceof ParseResult.Ok<?> ok ? refusedKind(ok.value()) : null;
-        if (refused != null) {
-            refuse(record, refused);
-        } else if (result instanceof ParseResult.Ok<?> ok) {
-            parsed.increment();
-            try {
-                route(ok.value());
-                if (secondsSent) {
-                    secondsSent = false;
-                    reportProgress();
-                }
-            } catch (RuntimeException e) {
-                secondsSent = false;
-                deadLetter(failures.failed(e, context, source.id(), null, record.value(), record.timestamp()), record.timestamp());
-            }
+        ParseResult<? extends Decoded> result = decoding.decode(record.value());
+        if (result instanceof ParseResult.Ok<? extends Decoded> ok) {
+            take(record, ok.value());
         } else if (result instanceof ParseResult.Rejected<?> rejected) {
-            if (progress != null) {
-                progress.readUntimed(context.currentSystemTimeMs());
-            }
+            progress.readUntimed(context.currentSystemTimeMs());
             metrics.rejected(source.id(), rejected.reason());
-            context.forward(new Record<>(source.id(), Routed.dead(deadLetter(record, rejected)), record.timestamp()));
+            out.deadLetter(source.id(), deadLetter(record, rejected.reason(), rejected.error()), record.timestamp());
             if (rejected.identity() != null) {
-                targetSeen(rejected.identity(), record.timestamp());
+                unreadable(rejected.identity(), record.timestamp());
             }
         } else if (result instanceof ParseResult.Skipped<?> skipped) {
-            if (progress != null) {
-                progress.readUntimed(context.currentSystemTimeMs());
-            }
+            progress.readUntimed(context.currentSystemTimeMs());
             metrics.skipped(source.id(), skipped.kind());
         }
     }
 
-    /** The kind whose limit the record would pass (see {@link CardinalityLimits}), or null when it is taken in. */
-    private String refusedKind(Object r) {
-        if (r instanceof AlbTrafficLine a) {
-            return cardinality.targetGroup(a.targetGroup(), a.targetIp(), a.time());
-        } else if (r instanceof HaproxyRequest h) {
-            long ts = h.getTs().toEpochMilli();
-            String host = cardinality.host(h.getHost(), h.getFrontend(), ts);
-            return host != null ? host : cardinality.targetGroup(h.getBackend(), h.getServer(), ts);
-        } else if (r instanceof HealthCheckResult h) {
-            return cardinality.targetGroup(h.getTargetGroup(), h.getTarget(), h.getTs().toEpochMilli());
-        } else if (r instanceof BackendEvent e) {
-            return cardinality.targetGroup(e.getBackend(), null, e.getTs().toEpochMilli());
-        } else if (r instanceof LbConfig c) {
-            long ts = c.getTs().toEpochMilli();
-            return c.getKind() == ConfigKind.target_group ? cardinality.targetGroup(c.getId(), null, ts)
-                    : cardinality.host(c.getHost() != null ? c.getHost() : hostOf(c.getId()), c.getFrontend(), ts);
-        }
-        return null;
-    }
-
-    private void refuse(Record<byte[], byte[]> record, String kind) {
-        if (progress != null) {
-            progress.readUntimed(context.currentSystemTimeMs());
-        }
-        metrics.rejected(source.id(), RejectReason.CARDINALITY);
-        metrics.cardinalityRejected(kind);
-        context.forward(new Record<>(source.id(), Routed.dead(deadLetter(record, RejectReason.CARDINALITY,
-                "names one " + kind.replace('_', ' ') + " more than this partition takes (" + limitSetting(kind) + ")")),
-                record.timestamp()));
-    }
-
-    private String limitSetting(String kind) {
-        return switch (kind) {
-            case CardinalityLimits.TARGET_GROUP -> "limits.target-groups=" + limits.targetGroups();
-            case CardinalityLimits.TARGET -> "limits.targets-per-group=" + limits.targetsPerGroup();
-            case CardinalityLimits.HOST -> "limits.hosts=" + limits.hosts();
-            default -> "limits.frontends-per-host=" + limits.frontendsPerHost();
-        };
-    }
-
-    private void route(Object r) {
-        if (r instanceof AlbTrafficLine a) {
-            read(a.time());
-            combine(a.time()).addAlb(a);
-            pending.markChanged(PENDING_KEY);
-        } else if (r instanceof HaproxyRequest h) {
-            read(h.getTs().toEpochMilli());
-            if (HaproxyHosts.unnamed(h.getHost())) {
-                String host = haproxyHosts.forUnnamed();
-                if (host != null) {
-                    h.setHost(host);
-                }
+    /** A record that decoded: refused past a limit, or routed; either way, nothing it does reaches the stream thread. */
+    private void take(Record<byte[], byte[]> record, Decoded decoded) {
+        try {
+            String refused = admission.refusedKind(decoded);
+            if (refused != null) {
+                progress.readUntimed(context.currentSystemTimeMs());
+                metrics.rejected(source.id(), RejectReason.CARDINALITY);
+                metrics.cardinalityRejected(refused);
+                out.deadLetter(source.id(), deadLetter(record, RejectReason.CARDINALITY, admission.refusal(refused)),
+                        record.timestamp());
+                return;
             }
-            combine(h.getTs().toEpochMilli()).addHaproxy(h);
-            pending.markChanged(PENDING_KEY);
-        } else if (r instanceof HealthCheckResult h) {
-            read(h.getTs().toEpochMilli());
-            List<HealthCheckResult> full = combine(h.getTs().toEpochMilli()).addCheck(h);
-            pending.markChanged(PENDING_KEY);
-            if (full != null) {
-                sendChecks(full);
-            }
-        } else if (r instanceof BackendEvent e) {
-            read(e.getTs().toEpochMilli());
-            // a server's state change must not overtake the checks read before it
-            flushChecks();
-            send(Destination.FLEET, e.getBackend(), e, e.getTs().toEpochMilli());
-            secondsSent = true;
-        } else if (r instanceof LbConfig c) {
-            long ts = c.getTs().toEpochMilli();
-            if (c.getKind() == ConfigKind.target_group) {
-                flushChecks();
-                send(Destination.FLEET, c.getId(), c, ts);
-            } else {
-                String host = c.getHost() != null ? c.getHost() : hostOf(c.getId());
-                haproxyHosts.named(host);
-                send(Destination.HOST, host, c, ts);
-            }
-        } else if (r instanceof HaproxyStats s) {
-            // a poll is already one second of one host: nothing to sum, so it goes on at once
-            long ts = s.getTs().toEpochMilli();
-            read(ts);
-            haproxyHosts.named(s.getHost());
-            send(Destination.HOST, s.getHost(), s, ts);
-            secondsSent = true;
-            // the host's heartbeat: telemetry_gap tells a log-shipping gap from a host gone
-            if (firstOfItsSecond(s.getHost(), ts)) {
-                send(Destination.FEED, FeedDetection.key(FeedDetection.HAPROXY, s.getHost()),
-                        FeedDetection.pollOf(s.getHost(), ts), ts);
-            }
-        } else {
-            throw new IllegalStateException("no route for " + r.getClass().getSimpleName());
+            parsed.increment();
+            decoded.accept(routing);
+            progress.reportIfDue(seconds::oldestHeld, context.currentSystemTimeMs());
+        } catch (RuntimeException e) {
+            progress.forgetDue();
+            out.deadLetter(source.id(), failures.failed(e, context, source.id(), null, record.value(), record.timestamp()),
+                    Math.max(0, record.timestamp()));
         }
     }
 
-    /**
-     * A health check that did not parse still names its target: the fleet monitor learns that the
-     * target exists and that its state is unknown, so it is neither forgotten nor counted unhealthy.
-     */
-    private void targetSeen(TargetIdentity id, long recordTimestamp) {
+    /** A check that did not parse but names its target: known to exist, unless naming it would pass a limit. */
+    private void unreadable(TargetIdentity id, long recordTimestamp) {
         long time = id.time() >= 0 ? id.time() : recordTimestamp;
-        String refused = cardinality.targetGroup(id.targetGroup(), id.target(), time);
+        String refused = admission.refusedTarget(id.targetGroup(), id.target(), time);
         if (refused != null) {
             // dead-lettered already for its parse error; it only must not create a key past the limit
             metrics.cardinalityRejected(refused);
             return;
         }
-        send(Destination.FLEET, id.targetGroup(), new TargetSeen(id.targetGroup(), id.target(), time, source.id()), time);
+        routing.unreadable(id, time);
     }
 
+    /** A record of event time {@code eventTime} was read: the partition's progress, and how late it arrived. */
     private void read(long eventTime) {
-        if (progress != null) {
-            progress.read(eventTime, context.currentSystemTimeMs());
-        }
+        long wall = context.currentSystemTimeMs();
+        progress.read(eventTime, wall);
         if (arrivals != null) {
-            sourceLags.read(arrivals, eventTime, recordTimestamp, context.currentSystemTimeMs());
+            services.sourceLags().read(arrivals, eventTime, recordTimestamp, wall);
         }
     }
 
-    /**
-     * Tells every monitor this source paces how far its partition has got, when that changed: the
-     * monitors hold what is ahead of their slowest upstream, so records read far apart still meet in
-     * event-time order (see {@link io.hcwatch.time.MonitorClock}). Sent after what it covers, on the
-     * same topics, so it never overtakes a record it vouches for.
-     */
-    private void reportProgress() {
-        if (progress == null) {
-            return;
-        }
-        UpstreamClock.Report report = progress.report(combiner == null ? Long.MAX_VALUE : combiner.oldestHeld(),
-                context.currentSystemTimeMs(), inputLag.lag(topic, partition) > 0);
-        if (report == null) {
-            return;
-        }
-        Envelope marker = Envelope.progress(upstream, report.time(), report.idle());
-        for (Destination d : source.paces()) {
-            context.forward(new Record<>(PROGRESS_KEY, Routed.to(d, marker), Math.max(0, report.time())));
-        }
-    }
-
-    private static String hostOf(String id) {
-        int slash = id.indexOf('/');
-        return slash < 0 ? id : id.substring(0, slash);
-    }
-
-    /** The combiner, after sending on every second older than the one {@code eventTime} falls in. */
-    private TrafficCombiner combine(long eventTime) {
-        if (combiner == null) {
-            combiner = pending.getForUpdate(PENDING_KEY, k -> new TrafficCombiner(sketchCapacity));
-        }
-        long second = Math.floorDiv(eventTime, 1000) * 1000;
-        if (second > newestSecond) {
-            if (newestSecond != Long.MIN_VALUE) {
-                flush(second);
-                secondsSent = true;
-            }
-            newestSecond = second;
-        }
-        return combiner;
-    }
-
-    private void flush(long before) {
-        if (combiner == null || combiner.isEmpty()) {
-            return;
-        }
-        sendCheckBatches(combiner.drainChecksBefore(before));
-        List<SpecificRecord> summaries = combiner.drainBefore(before);
-        if (summaries.isEmpty()) {
-            return;
-        }
-        pending.markChanged(PENDING_KEY);
-        for (SpecificRecord s : summaries) {
-            if (s instanceof TargetTraffic t) {
-                send(Destination.FLEET, t.getTargetGroup(), t, t.getBucketStart());
-                if (source == Source.ALB) {
-                    feedSeen(t.getLb(), t.getBucketStart());
-                }
-            } else if (s instanceof HaproxyTraffic h) {
-                send(Destination.HOST, h.getHost(), h, h.getBucketStart());
-                feedSeen(h.getHost(), h.getBucketStart());
-            } else if (s instanceof ClientTraffic c) {
-                send(Destination.FLOOD, c.getPlatform() + "/" + c.getScope(), c, c.getBucketStart());
-            }
-        }
-    }
-
-    private void flushChecks() {
-        if (combiner != null) {
-            sendCheckBatches(combiner.drainChecksBefore(Long.MAX_VALUE));
-        }
-    }
-
-    private void sendCheckBatches(List<List<HealthCheckResult>> batches) {
-        if (!batches.isEmpty()) {
-            pending.markChanged(PENDING_KEY);
-            batches.forEach(this::sendChecks);
-        }
-    }
-
-    private void sendChecks(List<HealthCheckResult> batch) {
-        Envelope checks = Envelope.checks(batch, upstream);
-        long time = EventTimes.of(checks);
-        context.forward(new Record<>(batch.get(0).getTargetGroup(), Routed.to(Destination.FLEET, checks), time));
-        if (source == Source.HEALTH || source == Source.ALB_HEALTH) {
-            HealthCheckResult first = batch.get(0);
-            // ALB's health-check log lines name the target group only
-            feedSeen(first.getLb() != null ? first.getLb() : first.getTargetGroup(), time);
-        }
-    }
-
-    /**
-     * Tells the feed monitor that this source's feed from {@code name} (an HAProxy host, a load
-     * balancer) sent data up to {@code time}, at most once per second of it: telemetry_gap notices
-     * when a feed that was sending stops.
-     */
-    private void feedSeen(String name, long time) {
-        if (name == null || !source.paces().contains(Destination.FEED) || !firstOfItsSecond(name, time)) {
-            return;
-        }
-        send(Destination.FEED, FeedDetection.key(source.id(), name), new FeedSeen(source.id(), name, time), time);
-    }
-
-    /** Whether {@code time} is in a newer second than this partition last told the feed monitor about {@code name}. */
-    private boolean firstOfItsSecond(String name, long time) {
-        long second = Math.floorDiv(time, 1000) * 1000;
-        Long last = feedSeconds.get(name);
-        if (last != null && last >= second) {
-            return false;
-        }
-        feedSeconds.put(name, second);
-        return true;
-    }
-
-    private void send(Destination destination, String key, SpecificRecord r, long eventTime) {
-        context.forward(new Record<>(key, Routed.to(destination, Envelope.of(r, upstream)), eventTime));
-    }
-
-    private void deadLetter(DeadLetter letter, long timestamp) {
-        context.forward(new Record<>(source.id(), Routed.dead(letter), Math.max(0, timestamp)));
-    }
-
-    private DeadLetter deadLetter(Record<byte[], byte[]> record, ParseResult.Rejected<?> rejected) {
-        return deadLetter(record, rejected.reason(), rejected.error());
-    }
-
-    private DeadLetter deadLetter(Record<byte[], byte[]> record, String reason, String error) {
-        RecordMetadata meta = context.recordMetadata().orElse(null);
-        return DeadLetter.newBuilder()
-                .setSource(source.id())
-                .setTopic(meta == null ? null : meta.topic())
-                .setPartition(meta == null ? null : meta.partition())
-                .setOffset(meta == null ? null : meta.offset())
-                .setInputTimestamp(record.timestamp() >= 0 ? Instant.ofEpochMilli(record.timestamp()) : null)
-                .setReason(reason)
-                .setError(error)
-                .setRaw(record.value() == null ? null : ByteBuffer.wrap(record.value()))
-                .setDeadLetteredAt(Instant.ofEpochMilli(context.currentSystemTimeMs()))
-                .build();
+    private io.hcwatch.avro.v1.DeadLetter deadLetter(Record<byte[], byte[]> record, String reason, String error) {
+        return deadLetters.of(context.recordMetadata().orElse(null), record.timestamp(), record.value(), reason, error,
+                context.currentSystemTimeMs());
     }
 }

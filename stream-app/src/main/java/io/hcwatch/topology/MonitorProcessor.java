@@ -1,21 +1,22 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.alert.AlertFactory;
-import io.hcwatch.alert.KeyMonitor;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
-import io.hcwatch.avro.internal.UpstreamProgress;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.input.Payload;
+import io.hcwatch.input.Progress;
+import io.hcwatch.input.Telemetry;
 import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.TimeSettings;
-import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.time.Upstreams;
+import io.hcwatch.topology.state.ObjectStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -29,17 +30,18 @@ import org.apache.kafka.streams.processor.api.Record;
  * as it was at the last commit and dead-lettered ({@link ProcessingFailures}); the other keys and
  * the clock go on.
  *
- * <p>Sends {@link Alert}s, and {@link DeadLetter}s of what failed.
+ * <p>Sends {@link MonitorOutput}s: alerts, and dead letters of what failed.
+ *
+ * @param <S> the state of one key
+ * @param <I> the records one key takes in
  */
-public final class MonitorProcessor<S> implements Processor<String, Envelope, String, SpecificRecord> {
+public final class MonitorProcessor<S, I> implements Processor<String, Envelope, String, MonitorOutput> {
 
     /** How often the wall clock is looked at (silent upstreams, silence); live only. */
     static final Duration WALL_TICK = Duration.ofMillis(250);
 
+    private final MonitorKind<S, I> kind;
     private final String name;
-    private final KeyMonitor<S> monitor;
-    private final BiConsumer<String, Monitored<S>> changed;
-    private final String storeName;
     private final AlertFactory alerts;
     private final PipelineMetrics metrics;
     private final MonitorClock<Envelope> clock;
@@ -50,29 +52,22 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     private final List<String> expectedUpstreams;
     private final ProcessingFailures failures;
     private EnvelopeSerde envelopeSerde;
-    private ProcessorContext<String, SpecificRecord> context;
-    private WriteBehindStore<Monitored<S>> store;
-    private WriteBehindStore<SavedClock.Entry> clockStore;
+    private ProcessorContext<String, MonitorOutput> context;
+    private ObjectStore<Monitored<S>> store;
+    private ObjectStore<SavedClock.Entry> clockStore;
 
     /**
-     * @param live whether the wall clock matters: silent upstreams stop being waited for after the
-     *             idle timeout and time moves on when all input stops (off in replay, where time is
-     *             the input's alone)
-     */
-    /**
-     * @param name    fleet, host or flood: for metrics
-     * @param changed           told of every key after it changed (gauges), with null when the key was deleted
+     * @param live              whether the wall clock matters: silent upstreams stop being waited for
+     *                          after the idle timeout and time moves on when all input stops (off in
+     *                          replay, where time is the input's alone)
      * @param expectedUpstreams the input partitions that pace this monitor, waited for from the start
      */
-    public MonitorProcessor(String name, KeyMonitor<S> monitor, BiConsumer<String, Monitored<S>> changed, String storeName,
-                            AlertFactory alerts, PipelineMetrics metrics, ClockGauges gauges, TimeSettings time, boolean live,
-                            List<String> expectedUpstreams) {
+    public MonitorProcessor(MonitorKind<S, I> kind, AlertFactory alerts, PipelineMetrics metrics, ClockGauges gauges,
+                            TimeSettings time, boolean live, List<String> expectedUpstreams) {
+        this.kind = kind;
         this.gauges = gauges;
         this.expectedUpstreams = expectedUpstreams;
-        this.name = name;
-        this.monitor = monitor;
-        this.changed = changed;
-        this.storeName = storeName;
+        this.name = kind.name();
         this.alerts = alerts;
         this.metrics = metrics;
         this.live = live;
@@ -89,10 +84,10 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
     }
 
     @Override
-    public void init(ProcessorContext<String, SpecificRecord> context) {
+    public void init(ProcessorContext<String, MonitorOutput> context) {
         this.context = context;
-        this.store = context.getStateStore(storeName);
-        this.clockStore = context.getStateStore(clockStore(storeName));
+        this.store = context.getStateStore(kind.store());
+        this.clockStore = context.getStateStore(clockStore(kind.store()));
         // a key's records reach it in event-time order, and no held record is older than what its key took in
         SavedClock.restore(clockStore, clock, context.currentSystemTimeMs(), (key, time) -> {
             Monitored<S> m = store.get(key);
@@ -120,12 +115,21 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         }
         long wall = context.currentSystemTimeMs();
         try {
-            if (envelope.isProgress()) {
-                UpstreamProgress p = (UpstreamProgress) envelope.record();
-                clock.report(envelope.upstream(), p.getTime(), p.getIdle(), wall, keys);
-            } else if (record.key() != null) {
-                clock.offer(record.key(), envelope, record.timestamp(), wall, keys);
-            }
+            envelope.payload().accept(new Payload.Cases<Void>() {
+                @Override
+                public Void telemetry(Telemetry telemetry) {
+                    if (record.key() != null) {
+                        clock.offer(record.key(), envelope, record.timestamp(), wall, keys);
+                    }
+                    return null;
+                }
+
+                @Override
+                public Void progress(Progress progress) {
+                    clock.report(envelope.upstream(), progress.eventTime(), progress.idle(), wall, keys);
+                    return null;
+                }
+            });
         } catch (RuntimeException e) {
             // not a key's update (those are caught in Keys): the clock's own
             failed(e, null, envelope, record.timestamp());
@@ -152,21 +156,28 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         }
 
         private void applyTo(String key, Envelope envelope, boolean late) {
-            List<?> records = envelope.records();
-            Monitored<S> m = store.getForUpdate(key, k -> monitor.newKey(k, records.get(0)));
+            List<? extends Telemetry> parts = envelope.telemetry().parts();
+            List<I> records = new ArrayList<>(parts.size());
+            long[] times = new long[parts.size()];
+            for (int i = 0; i < times.length; i++) {
+                records.add(kind.taken(parts.get(i)));
+                times[i] = parts.get(i).eventTime();
+            }
+            Monitored<S> m = store.getForUpdate(key, k -> kind.keys().newKey(k, records.get(0)));
             if (late) {
                 // counted, still applied: per-target state ignores what is older than it knows, and the
                 // windows drop what is older than they cover
                 long lateBefore = clock.watermark() - graceMillis;
-                for (long t : EventTimes.each(envelope)) {
+                for (long t : times) {
                     if (t < lateBefore) {
                         metrics.late(name);
                     }
                 }
             }
-            emit(monitor.apply(m, records, EventTimes.each(envelope)));
-            changed.accept(key, m);
+            emit(kind.keys().apply(m, records, times));
+            kind.changed().accept(key, m);
         }
+
 
         @Override
         public void held(MonitorClock.Held<Envelope> h) {
@@ -183,19 +194,19 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
             store.forEach((key, m) -> {
                 if (at > m.time.clock) {
                     try {
-                        emit(monitor.reach(m, at));
+                        emit(kind.keys().reach(m, at));
                         store.markChanged(key);
-                        changed.accept(key, m);
+                        kind.changed().accept(key, m);
                     } catch (RuntimeException e) {
                         revert(key, e);
                         failed(e, key, null, at);
                     }
                 }
-                if (monitor.forgettable(m, at)) {
+                if (kind.keys().forgettable(m, at)) {
                     // a tombstone in the changelog: a key that stopped sending costs nothing after a restore either
                     store.delete(key);
                     metrics.forgotten(name);
-                    changed.accept(key, null);
+                    kind.changed().accept(key, null);
                 }
             });
         }
@@ -214,7 +225,7 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
         byte[] raw = null;
         String source = null;
         if (envelope != null) {
-            source = sourceOf(envelope.upstream());
+            source = envelope.upstream() == null ? null : Upstreams.sourceOf(envelope.upstream());
             try {
                 if (envelopeSerde == null) {
                     envelopeSerde = new EnvelopeSerde();
@@ -225,23 +236,14 @@ public final class MonitorProcessor<S> implements Processor<String, Envelope, St
             }
         }
         DeadLetter letter = failures.failed(e, context, source, key, raw, time);
-        context.forward(new Record<>(key == null ? failures.stage() : key, letter, Math.max(0, time)));
-    }
-
-    /** The source of an upstream named {@code source-partition}, e.g. alb-health for alb-health-3. */
-    private static String sourceOf(String upstream) {
-        if (upstream == null) {
-            return null;
-        }
-        int dash = upstream.lastIndexOf('-');
-        return dash < 0 ? upstream : upstream.substring(0, dash);
+        context.forward(new Record<>(key == null ? failures.stage() : key, new MonitorOutput.Failed(letter), Math.max(0, time)));
     }
 
     private void emit(List<Notification> notifications) {
         for (Notification n : notifications) {
             Alert alert = alerts.toAlert(n);
             metrics.alert(alert.getType(), alert.getSeverity().name(), alert.getStatus().name());
-            context.forward(new Record<>(alert.getDedupKey(), alert, n.eventTime()));
+            context.forward(new Record<>(alert.getDedupKey(), new MonitorOutput.Raised(alert), n.eventTime()));
         }
     }
 }

@@ -3,7 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.Upstreams;
 import io.hcwatch.topology.state.StateCodec;
-import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.topology.state.ObjectStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -63,10 +63,10 @@ final class SavedClock {
     /**
      * Puts what the store holds back into {@code clock}, then makes the store follow the live clock.
      * A held record's tombstone reaches the changelog a commit after the key state it fed
-     * ({@link WriteBehindStore#deleteAfterNextCommit}), so a held record may come back that its
+     * ({@link io.hcwatch.topology.state.WriteBehindStore#deleteAfterNextCommit}), so a held record may come back that its
      * key has already taken in: {@code applied} tells, and those are dropped for good.
      */
-    static void restore(WriteBehindStore<Entry> store, MonitorClock<Envelope> clock, long wallNow, Applied applied) {
+    static void restore(ObjectStore<Entry> store, MonitorClock<Envelope> clock, long wallNow, Applied applied) {
         Header header = null;
         List<MonitorClock.Held<Envelope>> held = new ArrayList<>();
         for (String key : store.keys()) {

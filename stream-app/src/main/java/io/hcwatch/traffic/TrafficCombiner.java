@@ -6,14 +6,19 @@ import io.hcwatch.avro.internal.TargetCount;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HealthCheckResult;
-import io.hcwatch.parse.AlbTrafficLine;
+import io.hcwatch.input.AlbTrafficLine;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.ClientSummary;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.Pending;
+import io.hcwatch.input.Summary;
+import io.hcwatch.input.TargetSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Sums access-log lines of one input partition into one-second summaries per target group,
@@ -248,12 +253,12 @@ public final class TrafficCombiner {
     }
 
     /** Takes out every summary whose second started before {@code second}; all of them with Long.MAX_VALUE. */
-    public List<SpecificRecord> drainBefore(long second) {
-        List<SpecificRecord> out = new ArrayList<>();
+    public List<Summary> drainBefore(long second) {
+        List<Summary> out = new ArrayList<>();
         for (Iterator<Map.Entry<Bucket, TargetTraffic>> it = targetGroups.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Bucket, TargetTraffic> e = it.next();
             if (e.getValue().getBucketStart() < second) {
-                out.add(withLatencies(e.getKey(), e.getValue()));
+                out.add(new TargetSummary(withLatencies(e.getKey(), e.getValue())));
                 latencies.remove(e.getKey());
                 it.remove();
             }
@@ -261,7 +266,7 @@ public final class TrafficCombiner {
         for (Iterator<Map.Entry<Bucket, HaproxyTraffic>> it = frontends.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Bucket, HaproxyTraffic> e = it.next();
             if (e.getValue().getBucketStart() < second) {
-                out.add(withHolders(e.getKey(), e.getValue()));
+                out.add(new FrontendSummary(withHolders(e.getKey(), e.getValue())));
                 slotHolders.remove(e.getKey());
                 it.remove();
             }
@@ -269,31 +274,33 @@ public final class TrafficCombiner {
         for (Iterator<ClientAccumulator> it = clients.values().iterator(); it.hasNext(); ) {
             ClientAccumulator c = it.next();
             if (c.bucketStart < second) {
-                out.add(c.toSummary());
+                out.add(new ClientSummary(c.toSummary()));
                 it.remove();
             }
         }
         return out;
     }
 
-    public List<SpecificRecord> drainAll() {
+    public List<Summary> drainAll() {
         return drainBefore(Long.MAX_VALUE);
     }
 
     /** The pending summaries and held health checks, left in place (for the state store). */
-    public List<SpecificRecord> snapshot() {
-        List<SpecificRecord> out = new ArrayList<>();
-        targetGroups.forEach((k, t) -> out.add(withLatencies(k, t)));
-        frontends.forEach((k, f) -> out.add(withHolders(k, f)));
-        clients.values().forEach(c -> out.add(c.toSummary()));
-        out.addAll(checks.snapshot());
+    public List<Pending> snapshot() {
+        List<Pending> out = new ArrayList<>();
+        targetGroups.forEach((k, t) -> out.add(new TargetSummary(withLatencies(k, t))));
+        frontends.forEach((k, f) -> out.add(new FrontendSummary(withHolders(k, f))));
+        clients.values().forEach(c -> out.add(new ClientSummary(c.toSummary())));
+        checks.snapshot().forEach(c -> out.add(new Check(c)));
         return out;
     }
 
     /** Puts back summaries taken by {@link #snapshot()} after a restart. */
-    public void restore(List<SpecificRecord> pending) {
-        for (SpecificRecord r : pending) {
-            if (r instanceof TargetTraffic t) {
+    public void restore(List<? extends Pending> pending) {
+        Pending.Cases<Void> restore = new Pending.Cases<>() {
+            @Override
+            public Void targetSummary(TargetSummary summary) {
+                TargetTraffic t = summary.traffic();
                 Bucket bucket = new Bucket(t.getTargetGroup(), t.getSource(), null, t.getBucketStart());
                 targetGroups.put(bucket, t);
                 t.getByTarget().forEach((target, c) -> {
@@ -302,7 +309,12 @@ public final class TrafficCombiner {
                         latencies.computeIfAbsent(bucket, k -> new HashMap<>()).put(target, h);
                     }
                 });
-            } else if (r instanceof HaproxyTraffic f) {
+                return null;
+            }
+
+            @Override
+            public Void frontendSummary(FrontendSummary summary) {
+                HaproxyTraffic f = summary.traffic();
                 Bucket bucket = new Bucket(f.getHost(), f.getFrontend(), null, f.getBucketStart());
                 frontends.put(bucket, f);
                 if (!f.getHolders().isEmpty()) {
@@ -310,13 +322,24 @@ public final class TrafficCombiner {
                     f.getHolders().forEach(h -> holders.add(h.getKey(), h.getCount(), h.getError()));
                     slotHolders.put(bucket, holders);
                 }
-            } else if (r instanceof ClientTraffic c) {
-                ClientAccumulator a = ClientAccumulator.from(c, clientCapacity);
-                clients.put(new Bucket(c.getPlatform(), c.getScope(), c.getHost(), c.getBucketStart()), a);
-            } else if (r instanceof HealthCheckResult h) {
-                checks.restore(h);
+                return null;
             }
-        }
+
+            @Override
+            public Void clientSummary(ClientSummary summary) {
+                ClientTraffic c = summary.traffic();
+                clients.put(new Bucket(c.getPlatform(), c.getScope(), c.getHost(), c.getBucketStart()),
+                        ClientAccumulator.from(c, clientCapacity));
+                return null;
+            }
+
+            @Override
+            public Void check(Check check) {
+                checks.restore(check.result());
+                return null;
+            }
+        };
+        pending.forEach(p -> p.accept(restore));
     }
 
     /** Per-second client and request-key counts of one scope on one host. */

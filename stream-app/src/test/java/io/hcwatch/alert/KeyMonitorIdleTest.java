@@ -30,14 +30,14 @@ class KeyMonitorIdleTest {
     private static final long DAY = 86_400_000;
 
     /** Holds "on" once told so, until told "off". */
-    private static final class Latch implements Detection<boolean[]> {
+    private static final class Latch implements Detection<boolean[], String> {
         @Override
-        public boolean[] newState(String key, Object first) {
+        public boolean[] newState(String key, String first) {
             return new boolean[1];
         }
 
         @Override
-        public void apply(boolean[] state, Object record, long now) {
+        public void apply(boolean[] state, String record, long now) {
             state[0] = "on".equals(record);
         }
 
@@ -50,7 +50,7 @@ class KeyMonitorIdleTest {
         }
     }
 
-    private final KeyMonitor<boolean[]> monitor = new KeyMonitor<>(new Latch(),
+    private final KeyMonitor<boolean[], String> monitor = new KeyMonitor<>(new Latch(),
             LifecycleSettings.from(Settings.defaults().with(Map.of("alert.cool-down", "5m", "alert.clear-steps", "2"))), STEP, HOUR);
 
     @Test
@@ -109,7 +109,7 @@ class KeyMonitorIdleTest {
 
     @Test
     void withoutAnIdleTimeNothingIsForgotten() {
-        KeyMonitor<boolean[]> keepAll = new KeyMonitor<>(new Latch(), LifecycleSettings.from(Settings.defaults()), STEP);
+        KeyMonitor<boolean[], String> keepAll = new KeyMonitor<>(new Latch(), LifecycleSettings.from(Settings.defaults()), STEP);
         Monitored<boolean[]> m = keepAll.newKey("tg", "off");
         keepAll.apply(m, "off", T0);
         keepAll.reach(m, T0 + 30 * DAY);

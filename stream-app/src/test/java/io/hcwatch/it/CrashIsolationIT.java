@@ -8,6 +8,7 @@ import io.hcwatch.app.StreamAppConfig;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.topology.Stages;
 import io.hcwatch.topology.ThrowsOnOneGroup;
 import io.hcwatch.topology.TopologyFactory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -43,7 +44,7 @@ class CrashIsolationIT {
             cfg.put("streams.num.stream.threads", "2");
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             try (StreamApp app = new StreamApp(StreamAppConfig.load(h.appConfig("crash-isolation", cfg)), registry,
-                    config -> TopologyFactory.build(new TopologyFactory.Stages(config, real -> new ThrowsOnOneGroup(real, BAD))))) {
+                    config -> TopologyFactory.build(new Stages(config, real -> new ThrowsOnOneGroup(real, BAD))))) {
                 app.start();
                 Awaitility.await().atMost(WAIT).until(app::isReady);
                 Set<String> threadsAtStart = streamThreads();

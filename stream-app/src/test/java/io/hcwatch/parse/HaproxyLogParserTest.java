@@ -27,7 +27,7 @@ class HaproxyLogParserTest {
     private final List<String> samples = Samples.lines("haproxy.log");
 
     private <T> T sample(int i, Class<T> type) {
-        ParseResult<SpecificRecord> result = parser.parse(samples.get(i));
+        ParseResult<SpecificRecord> result = AvroForm.of(parser.parse(samples.get(i)));
         assertThat(result).isInstanceOf(ParseResult.Ok.class);
         return type.cast(((ParseResult.Ok<SpecificRecord>) result).value());
     }
@@ -174,8 +174,8 @@ class HaproxyLogParserTest {
     @Test
     void aDecemberLineReadInJanuaryBelongsToLastYear() {
         HaproxyLogParser january = new HaproxyLogParser(Clock.fixed(Instant.parse("2027-01-01T00:10:00Z"), ZoneOffset.UTC));
-        ParseResult<SpecificRecord> r = january.parse(
-                "Dec 31 23:59:58 lb1 haproxy[1]: backend app has no server available!");
+        ParseResult<SpecificRecord> r = AvroForm.of(january.parse(
+                "Dec 31 23:59:58 lb1 haproxy[1]: backend app has no server available!"));
         assertThat(((BackendEvent) ((ParseResult.Ok<SpecificRecord>) r).value()).getTs())
                 .isEqualTo(Instant.parse("2026-12-31T23:59:58Z"));
     }
@@ -186,25 +186,25 @@ class HaproxyLogParserTest {
         Clock later = Clock.fixed(Instant.parse("2031-06-01T00:00:00Z"), java.time.ZoneId.of("America/New_York"));
         HaproxyLogParser replay = new HaproxyLogParser(new LogDates(later, 2024));
         // day 366 exists only in a leap year: 2024-12-31
-        HealthCheckResult h = (HealthCheckResult) ((ParseResult.Ok<SpecificRecord>) replay.parse(
+        HealthCheckResult h = (HealthCheckResult) ((ParseResult.Ok<SpecificRecord>) AvroForm.of(replay.parse(
                 "[WARNING] 366/235950 (4242) : Server app/web3 is DOWN, reason: Layer4 timeout, check duration: 2001ms."
-                        + " 0 active and 0 backup servers left. 0 sessions active, 0 requeued, 0 remaining in queue."))
+                        + " 0 active and 0 backup servers left. 0 sessions active, 0 requeued, 0 remaining in queue.")))
                 .value();
         assertThat(h.getTs()).isEqualTo(Instant.parse("2025-01-01T04:59:50Z"));
         // the accept date has a year of its own; only the zone applies
-        HaproxyRequest r = (HaproxyRequest) ((ParseResult.Ok<SpecificRecord>) replay.parse(
-                "10.1.2.3:51515 [03/Mar/2026:14:32:48.001] pg-in pg/db1 1/0/5012 4481 -- 10/10/3/3/0 0/0")).value();
+        HaproxyRequest r = (HaproxyRequest) ((ParseResult.Ok<SpecificRecord>) AvroForm.of(replay.parse(
+                "10.1.2.3:51515 [03/Mar/2026:14:32:48.001] pg-in pg/db1 1/0/5012 4481 -- 10/10/3/3/0 0/0"))).value();
         assertThat(r.getTs()).isEqualTo(Instant.parse("2026-03-03T19:32:48.001Z"));
         // an offset in the prefix wins over the given zone
-        BackendEvent e = (BackendEvent) ((ParseResult.Ok<SpecificRecord>) replay.parse(
-                "<134>1 2024-03-03T14:32:47+01:00 lb2 haproxy 4243 - - backend app has no server available!")).value();
+        BackendEvent e = (BackendEvent) ((ParseResult.Ok<SpecificRecord>) AvroForm.of(replay.parse(
+                "<134>1 2024-03-03T14:32:47+01:00 lb2 haproxy 4243 - - backend app has no server available!"))).value();
         assertThat(e.getTs()).isEqualTo(Instant.parse("2024-03-03T13:32:47Z"));
     }
 
     @Test
     void aDateThatTheGivenYearDoesNotHaveIsRejected() {
         HaproxyLogParser replay = new HaproxyLogParser(new LogDates(MARCH_2026, 2023));
-        ParseResult<SpecificRecord> r = replay.parse("Feb 29 10:00:00 lb1 haproxy[1]: backend app has no server available!");
+        ParseResult<SpecificRecord> r = AvroForm.of(replay.parse("Feb 29 10:00:00 lb1 haproxy[1]: backend app has no server available!"));
         assertThat(r).isInstanceOfSatisfying(ParseResult.Rejected.class, rej -> {
             assertThat(rej.reason()).isEqualTo(RejectReason.BAD_TIMESTAMP);
             assertThat(rej.error()).contains("2023");
@@ -213,9 +213,9 @@ class HaproxyLogParserTest {
 
     @Test
     void consoleDayOfYearTakesItsYearFromTheClock() {
-        ParseResult<SpecificRecord> r = parser.parse(
+        ParseResult<SpecificRecord> r = AvroForm.of(parser.parse(
                 "[WARNING] 062/143250 (4242) : Server app/web3 is DOWN, reason: Layer4 timeout, check duration: 2001ms."
-                        + " 0 active and 0 backup servers left. 0 sessions active, 0 requeued, 0 remaining in queue.");
+                        + " 0 active and 0 backup servers left. 0 sessions active, 0 requeued, 0 remaining in queue."));
         HealthCheckResult h = (HealthCheckResult) ((ParseResult.Ok<SpecificRecord>) r).value();
         assertThat(h.getTs()).isEqualTo(Instant.parse("2026-03-03T14:32:50Z"));
         assertThat(h.getOutcome()).isEqualTo(CheckOutcome.timeout);

@@ -44,7 +44,7 @@ class HaproxyPeerFixturesConformanceTest {
         for (PeerFixtures.Expectation e : expectations) {
             String line = lines.get(e.line() - 1);
             String label = "H" + e.line() + " (" + e.kind() + ")";
-            ParseResult<SpecificRecord> result = parser.parse(line);
+            ParseResult<SpecificRecord> result = AvroForm.of(parser.parse(line));
             checkPrefix(soft, label, line, e.prefix());
             switch (e.kind()) {
                 case "http", "tcp" -> traffic(soft, label, result, e);
@@ -286,9 +286,9 @@ class HaproxyPeerFixturesConformanceTest {
         // U6 and U7 carry no offset of their own; their source reads them at +03:00
         HaproxyLogParser moscow = new HaproxyLogParser(Clock.fixed(CLOCK.instant(), ZoneOffset.ofHours(3)));
         SoftAssertions soft = new SoftAssertions();
-        soft.assertThat(moscow.parse(u.get(0))).as("U1").isEqualTo(ParseResult.skipped("legacy_connect"));
+        soft.assertThat(AvroForm.of(moscow.parse(u.get(0)))).as("U1").isEqualTo(ParseResult.skipped("legacy_connect"));
         for (int i : new int[] {1, 2}) {
-            HealthCheckResult down = value(soft, "U" + (i + 1), moscow.parse(u.get(i)), HealthCheckResult.class);
+            HealthCheckResult down = value(soft, "U" + (i + 1), AvroForm.of(moscow.parse(u.get(i))), HealthCheckResult.class);
             if (down != null) {
                 soft.assertThat(down.getTargetGroup()).isEqualTo("marketbuker.yandex.ru:29310");
                 soft.assertThat(down.getTarget()).isEqualTo("sas3-1464-7bd-sas-market-prod--f27-27494.gencfg-c.yandex.net:27494");
@@ -300,7 +300,7 @@ class HaproxyPeerFixturesConformanceTest {
                 soft.assertThat(down.getTs()).isEqualTo(Instant.parse("2020-03-16T14:09:52+03:00"));
             }
         }
-        HaproxyRequest badRequest = value(soft, "U4", moscow.parse(u.get(3)), HaproxyRequest.class);
+        HaproxyRequest badRequest = value(soft, "U4", AvroForm.of(moscow.parse(u.get(3))), HaproxyRequest.class);
         if (badRequest != null) {
             soft.assertThat(badRequest.getServer()).isEqualTo("<NOSRV>");
             soft.assertThat(badRequest.getTerminationState()).isEqualTo("PR--");
@@ -316,7 +316,7 @@ class HaproxyPeerFixturesConformanceTest {
         };
         for (String[] x : requests) {
             int i = Integer.parseInt(x[0]);
-            HaproxyRequest r = value(soft, "U" + (i + 1), moscow.parse(u.get(i)), HaproxyRequest.class);
+            HaproxyRequest r = value(soft, "U" + (i + 1), AvroForm.of(moscow.parse(u.get(i))), HaproxyRequest.class);
             if (r != null) {
                 soft.assertThat(r.getTs()).as("U" + (i + 1) + " accept").isEqualTo(java.time.OffsetDateTime.parse(x[1]).toInstant());
                 soft.assertThat(r.getRetries()).as("U" + (i + 1) + " retries").isEqualTo(Integer.valueOf(x[2]));
@@ -327,13 +327,13 @@ class HaproxyPeerFixturesConformanceTest {
             }
         }
         // U8's request line is cut: method and URI survive, the version is lost
-        HaproxyRequest truncated = value(soft, "U8", moscow.parse(u.get(7)), HaproxyRequest.class);
+        HaproxyRequest truncated = value(soft, "U8", AvroForm.of(moscow.parse(u.get(7))), HaproxyRequest.class);
         if (truncated != null) {
             soft.assertThat(truncated.getHttpMethod()).isEqualTo("GET");
             soft.assertThat(truncated.getHttpVersion()).isNull();
             soft.assertThat(truncated.getBackend()).isEqualTo("be1:dj-recommender-fast.vs.market.yandex.net:443");
         }
-        HaproxyRequest ipv6 = value(soft, "U7", moscow.parse(u.get(6)), HaproxyRequest.class);
+        HaproxyRequest ipv6 = value(soft, "U7", AvroForm.of(moscow.parse(u.get(6))), HaproxyRequest.class);
         if (ipv6 != null) {
             soft.assertThat(ipv6.getClientIp()).isEqualTo("fdee:fdee:0:3400:0:3c9:0:183");
             soft.assertThat(ipv6.getClientPort()).isEqualTo(53610);
@@ -344,7 +344,7 @@ class HaproxyPeerFixturesConformanceTest {
         CheckOutcome[] outcomes = {CheckOutcome.connect_error, CheckOutcome.connect_error, CheckOutcome.other,
             CheckOutcome.other, CheckOutcome.pass, CheckOutcome.pass, CheckOutcome.pass};
         for (int k = 0; k < 7; k++) {
-            HealthCheckResult r = value(soft, "U" + (10 + k), moscow.parse(u.get(9 + k)), HealthCheckResult.class);
+            HealthCheckResult r = value(soft, "U" + (10 + k), AvroForm.of(moscow.parse(u.get(9 + k))), HealthCheckResult.class);
             if (r != null) {
                 soft.assertThat(r.getState()).as("U" + (10 + k) + " state").isEqualTo(states[k]);
                 soft.assertThat(r.getOutcome()).as("U" + (10 + k) + " outcome").isEqualTo(outcomes[k]);

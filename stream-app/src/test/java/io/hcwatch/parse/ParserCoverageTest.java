@@ -165,7 +165,8 @@ class ParserCoverageTest {
         if (file.startsWith("alb-health-check")) {
             return new AlbHealthCheckLogParser();
         }
-        return new HaproxyLogParser(CLOCK);
+        HaproxyLogParser haproxy = new HaproxyLogParser(CLOCK);
+        return line -> AvroForm.of(haproxy.parse(line));
     }
 
     /** A field by its Avro name ({@code check.timeout_ms} for a nested one), as the samples write it. */

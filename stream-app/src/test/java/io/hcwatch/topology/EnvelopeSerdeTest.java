@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.input.Check;
 import java.time.Instant;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
@@ -20,22 +21,22 @@ class EnvelopeSerdeTest {
 
     @Test
     void aRecordComesBackWithItsKindAndUpstream() {
-        Envelope back = serde.deserialize("fleet", serde.serialize("fleet", Envelope.of(check("i-0abc0003"), "health-1")));
+        Envelope back = serde.deserialize("fleet", serde.serialize("fleet", new Envelope(new Check(check("i-0abc0003")), "health-1")));
         assertThat(back.kind()).isEqualTo(Envelope.Kind.HEALTH_CHECK);
         assertThat(back.upstream()).isEqualTo("health-1");
-        assertThat(back.record()).isEqualTo(check("i-0abc0003"));
-        assertThat(serde.deserialize("fleet", serde.serialize("fleet", Envelope.of(check("x")))).upstream()).isNull();
+        assertThat(back.payload()).isEqualTo(new Check(check("i-0abc0003")));
+        assertThat(serde.deserialize("fleet", serde.serialize("fleet", Envelope.of(new Check(check("x"))))).upstream()).isNull();
     }
 
     @Test
     void aWriteThatFailsHalfwayLeavesNothingBehindForTheNext() {
-        byte[] clean = new EnvelopeSerde().serialize("fleet", Envelope.of(check("i-0abc0003"), "health-1"));
+        byte[] clean = new EnvelopeSerde().serialize("fleet", new Envelope(new Check(check("i-0abc0003")), "health-1"));
         HealthCheckResult broken = check("i-0abc0003");
         broken.setAz("us-east-1a");
         broken.setTarget(null); // fails after the fields before it are in the encoder's buffer
-        assertThatThrownBy(() -> serde.serialize("fleet", Envelope.of(broken, "health-1")))
+        assertThatThrownBy(() -> serde.serialize("fleet", new Envelope(new Check(broken), "health-1")))
                 .isInstanceOf(SerializationException.class);
-        assertThat(serde.serialize("fleet", Envelope.of(check("i-0abc0003"), "health-1"))).isEqualTo(clean);
+        assertThat(serde.serialize("fleet", new Envelope(new Check(check("i-0abc0003")), "health-1"))).isEqualTo(clean);
     }
 
     /**
@@ -70,7 +71,7 @@ class EnvelopeSerdeTest {
         encoder.flush();
 
         Envelope back = serde.deserialize("fleet", out.toByteArray());
-        io.hcwatch.avro.internal.TargetTraffic t = (io.hcwatch.avro.internal.TargetTraffic) back.record();
+        io.hcwatch.avro.internal.TargetTraffic t = ((io.hcwatch.input.TargetSummary) back.payload()).traffic();
         assertThat(t.getSource()).isNull();
         assertThat(t.getByTarget().get("10.0.1.5:8080").getRequests()).isEqualTo(7);
         assertThat(t.getByTarget().get("10.0.1.5:8080").getLatency().remaining()).isZero();
@@ -99,7 +100,7 @@ class EnvelopeSerdeTest {
         encoder.flush();
 
         Envelope back = serde.deserialize("host", out.toByteArray());
-        io.hcwatch.avro.v1.LbConfig c = (io.hcwatch.avro.v1.LbConfig) back.record();
+        io.hcwatch.avro.v1.LbConfig c = ((io.hcwatch.input.LoadBalancerConfig) back.payload()).config();
         assertThat(c.getMaxconn()).isEqualTo(2000);
         assertThat(c.getLogFormat()).isNull();
     }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.input.Check;
 import io.hcwatch.time.MonitorClock;
-import io.hcwatch.topology.state.WriteBehindStore;
+import io.hcwatch.topology.state.DetachedStore;
+import io.hcwatch.topology.state.ObjectStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +31,7 @@ class SavedClockTest {
         clock.report("health-0", T0 + 5_000, false, 0, journal);
 
         // what a commit writes, and what a restart reads back
-        WriteBehindStore<SavedClock.Entry> restored = WriteBehindStore.detached();
+        ObjectStore<SavedClock.Entry> restored = new DetachedStore<>("fleet-state-clock");
         restored.put(SavedClock.HEADER, codec.decode(codec.encode(new SavedClock.LiveHeader(clock))));
         for (MonitorClock.Held<Envelope> h : clock.held()) {
             restored.put(SavedClock.heldKey(h), codec.decode(codec.encode(new SavedClock.HeldRecord(h))));
@@ -53,7 +55,7 @@ class SavedClockTest {
         clock.offer("tg-a", check("tg-a", T0 + 1_000), T0 + 1_000, 0, journal);
         clock.offer("tg-b", check("tg-b", T0 + 3_000), T0 + 3_000, 0, journal);
         clock.offer("tg-a", check("tg-a", T0 + 7_000), T0 + 7_000, 0, journal);
-        WriteBehindStore<SavedClock.Entry> restored = WriteBehindStore.detached();
+        ObjectStore<SavedClock.Entry> restored = new DetachedStore<>("fleet-state-clock");
         for (MonitorClock.Held<Envelope> h : clock.held()) {
             restored.put(SavedClock.heldKey(h), codec.decode(codec.encode(new SavedClock.HeldRecord(h))));
         }
@@ -87,8 +89,8 @@ class SavedClockTest {
     }
 
     private static Envelope check(String tg, long ts) {
-        return Envelope.of(HealthCheckResult.newBuilder().setTs(Instant.ofEpochMilli(ts)).setSource("alb").setTargetGroup(tg)
-                .setTarget("i-1").setOutcome(CheckOutcome.pass).build());
+        return Envelope.of(new Check(HealthCheckResult.newBuilder().setTs(Instant.ofEpochMilli(ts)).setSource("alb")
+                .setTargetGroup(tg).setTarget("i-1").setOutcome(CheckOutcome.pass).build()));
     }
 
     private static final class Journal implements MonitorClock.Stage<Envelope> {

@@ -3,6 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.detect.Detection;
 import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.fleet.FleetState;
+import io.hcwatch.input.FleetInput;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,23 +11,23 @@ import java.util.List;
  * The fleet detection with one more detector that throws whenever it judges one target group, as
  * a detector with a bug for one group's data would. For tests of crash isolation.
  */
-public final class ThrowsOnOneGroup implements Detection<FleetState> {
+public final class ThrowsOnOneGroup implements Detection<FleetState, FleetInput> {
 
-    private final Detection<FleetState> real;
+    private final Detection<FleetState, FleetInput> real;
     private final String badGroup;
 
-    public ThrowsOnOneGroup(Detection<FleetState> real, String badGroup) {
+    public ThrowsOnOneGroup(Detection<FleetState, FleetInput> real, String badGroup) {
         this.real = real;
         this.badGroup = badGroup;
     }
 
     @Override
-    public FleetState newState(String key, Object first) {
+    public FleetState newState(String key, FleetInput first) {
         return real.newState(key, first);
     }
 
     @Override
-    public void apply(FleetState state, Object record, long now) {
+    public void apply(FleetState state, FleetInput record, long now) {
         real.apply(state, record, now);
     }
 

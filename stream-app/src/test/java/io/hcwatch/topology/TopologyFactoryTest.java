@@ -9,6 +9,7 @@ import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.config.Settings;
+import io.hcwatch.input.Check;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.serde.SpecificAvroSerde;
@@ -44,8 +45,9 @@ class TopologyFactoryTest {
         for (Source s : Source.values()) {
             decoders.put(s, raw -> ParseResult.rejected("not_json", "this test sends Avro only"));
         }
-        decoders.put(Source.HEALTH, new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
-                raw -> ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results"));
+        AvroOrJsonDecoder<HealthCheckResult> avro = new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
+                raw -> ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results");
+        decoders.put(Source.HEALTH, raw -> avro.decode(raw).map(Check::new));
         TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")), decoders, serdeConfig,
                 new SimpleMeterRegistry(), false);
         Properties props = new Properties();

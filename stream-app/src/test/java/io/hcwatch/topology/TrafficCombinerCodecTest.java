@@ -2,11 +2,11 @@ package io.hcwatch.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.HaproxyLogFormat;
 import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.input.FrontendSummary;
 import io.hcwatch.traffic.TrafficCombiner;
 import java.time.Instant;
 import java.util.List;
@@ -33,19 +33,19 @@ class TrafficCombinerCodecTest {
         List<List<HealthCheckResult>> batches = restored.drainChecksBefore(Long.MAX_VALUE);
         assertThat(batches).singleElement().satisfies(b ->
                 assertThat(b).extracting(HealthCheckResult::getTarget).containsExactly("i-0", "i-1", "i-2"));
-        assertThat(restored.drainAll()).hasAtLeastOneElementOfType(HaproxyTraffic.class);
+        assertThat(restored.drainAll()).hasAtLeastOneElementOfType(FrontendSummary.class);
         assertThat(restored.isEmpty()).isTrue();
     }
 
     @Test
     void aTargetsLatencySketchComesBackFromTheStore() {
         TrafficCombiner combiner = new TrafficCombiner(16);
-        combiner.addAlb(new io.hcwatch.parse.AlbTrafficLine(T0.toEpochMilli(), "app/prod-web/50dc6c495c0c9188", "prod-web-tg",
+        combiner.addAlb(new io.hcwatch.input.AlbTrafficLine(T0.toEpochMilli(), "app/prod-web/50dc6c495c0c9188", "prod-web-tg",
                 "198.51.100.7", "10.0.1.5", 8080, 3.9, 200, "GET", "https://www.example.com:443/"));
         TrafficCombinerCodec codec = new TrafficCombinerCodec(16);
         io.hcwatch.avro.internal.TargetTraffic t = codec.decode(codec.encode(combiner)).drainAll().stream()
-                .filter(io.hcwatch.avro.internal.TargetTraffic.class::isInstance)
-                .map(io.hcwatch.avro.internal.TargetTraffic.class::cast).findFirst().orElseThrow();
+                .filter(io.hcwatch.input.TargetSummary.class::isInstance)
+                .map(s -> ((io.hcwatch.input.TargetSummary) s).traffic()).findFirst().orElseThrow();
         // 3.9 s in a sketch of one significant digit: within its ~6% bucket
         assertThat(io.hcwatch.traffic.LatencySketch.decode(t.getByTarget().get("10.0.1.5:8080").getLatency()).getMaxValue())
                 .isBetween(3_840L, 4_095L);

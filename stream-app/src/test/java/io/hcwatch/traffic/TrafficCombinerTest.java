@@ -6,7 +6,8 @@ import io.hcwatch.avro.internal.TargetCount;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.HaproxyLogFormat;
 import io.hcwatch.avro.v1.HaproxyRequest;
-import io.hcwatch.parse.AlbTrafficLine;
+import io.hcwatch.input.AlbTrafficLine;
+import io.hcwatch.input.TargetSummary;
 import java.time.Instant;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -49,7 +50,7 @@ class TrafficCombinerTest {
         combiner.addHaproxy(http("be-web", "web2", 3_900, 200));
         combiner.addHaproxy(http("be-web", "web2", null, 502));
         combiner.addHaproxy(http("be-web", "<NOSRV>", null, 503));
-        TargetTraffic t = combiner.drainAll().stream().filter(TargetTraffic.class::isInstance).map(TargetTraffic.class::cast)
+        TargetTraffic t = combiner.drainAll().stream().filter(TargetSummary.class::isInstance).map(s -> ((TargetSummary) s).traffic())
                 .findFirst().orElseThrow();
         assertThat(t.getSource()).isEqualTo(TrafficCombiner.HAPROXY_BACKEND);
         assertThat(t.getTargetGroup()).isEqualTo("be-web");
@@ -75,7 +76,8 @@ class TrafficCombinerTest {
     }
 
     private static TargetTraffic single(List<?> drained) {
-        return drained.stream().filter(TargetTraffic.class::isInstance).map(TargetTraffic.class::cast).findFirst().orElseThrow();
+        return drained.stream().filter(TargetSummary.class::isInstance).map(s -> ((TargetSummary) s).traffic()).findFirst()
+                .orElseThrow();
     }
 
     private static AlbTrafficLine alb(long at, String targetIp, double seconds, int status) {

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /** {@code ./hcwatch bench …}: the benchmark commands whose figures are in the README. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print figures (see README, Benchmarks).",
-        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, BenchCommand.Memory.class, BenchCommand.StateChurn.class, BenchCommand.Cardinality.class, BenchCommand.Fleet.class,
+        subcommands = {BenchCommand.Replay.class, BenchCommand.FloodHeap.class, BenchCommand.Memory.class, BenchCommand.StateChurn.class, BenchCommand.Cardinality.class, BenchCommand.Fleet.class, BenchCommand.Stores.class,
                 LiveBenchCommand.class})
 final class BenchCommand implements Runnable {
 
@@ -141,6 +141,31 @@ final class BenchCommand implements Runnable {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--names and --seconds must be at least 1");
             }
             io.hcwatch.perf.CardinalityBench.run(names, seconds, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "stores", mixinStandardHelpOptions = true,
+            description = "Replay with the live app's write-behind stores beside stores that encode every update (a Kafka Streams"
+                    + " cached store's cost) and in-memory ones: records/s and encodes per record.")
+    static final class Stores implements Callable<Integer> {
+        @Option(names = "--lines", defaultValue = "300000", description = "Lines of the replay workload (default ${DEFAULT-VALUE})")
+        long lines;
+
+        @Option(names = "--rounds", defaultValue = "3", description = "Measured rounds after a warm-up (default ${DEFAULT-VALUE})")
+        int rounds;
+
+        @Option(names = "--commit-ms", defaultValue = "1000",
+                description = "Wall time between commits (default ${DEFAULT-VALUE}, the live app's at-least-once interval)")
+        long commitMs;
+
+        @Override
+        public Integer call() {
+            if (lines < 1 || rounds < 1 || commitMs < 1) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                        "--lines, --rounds and --commit-ms must be at least 1");
+            }
+            io.hcwatch.perf.StoreCostBench.run(lines, rounds, commitMs, System.out);
             return 0;
         }
     }

@@ -40,7 +40,7 @@ public final class FleetScaleBench {
         long[] dead = {0};
         ReplayPipeline pipeline = new ReplayPipeline(new TopologyConfig(Topics.defaults(), Settings.defaults(),
                 Decoders.standard(Topics.defaults(), serde, Clock.systemUTC()), serde, new SimpleMeterRegistry(), false),
-                alerts::add, d -> dead[0]++, changelog::add);
+                alerts::add, d -> dead[0]++, ChangelogMeter.monitors(changelog::add));
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         int perGroup = Math.max(1, targets / groups);
         int checksPerSecond = groups * perGroup / 10;

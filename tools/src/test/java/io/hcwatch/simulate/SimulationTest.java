@@ -8,6 +8,7 @@ import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.input.HaproxyLine;
 import io.hcwatch.parse.AlbAccessLogParser;
 import io.hcwatch.parse.AlbHealthCheckLogParser;
 import io.hcwatch.parse.HaproxyLogParser;
@@ -109,7 +110,8 @@ class SimulationTest {
                 }
                 case HAPROXY -> {
                     Object r = ok(haproxy.parse(t.value()), t);
-                    if (r instanceof HaproxyRequest h) {
+                    if (r instanceof HaproxyLine line) {
+                        HaproxyRequest h = line.request();
                         assertThat(h.getFeconn()).isNotNull();
                         assertThat(h.getActconn()).isGreaterThanOrEqualTo(h.getFeconn());
                         assertThat(h.getTs().toEpochMilli()).isEqualTo(t.eventTimeMillis());

@@ -3,13 +3,14 @@ package io.hcwatch.detect.feed;
 import io.hcwatch.avro.internal.FeedSeen;
 import io.hcwatch.detect.Detection;
 import io.hcwatch.detect.Detector;
+import io.hcwatch.input.FeedHeartbeat;
 import java.util.List;
 
 /**
  * Telemetry feeds (one source from one HAProxy host or load balancer, keyed {@code source/name}):
  * remembers when each last sent data and judges its silence with the telemetry-gap detector.
  */
-public final class FeedDetection implements Detection<FeedState> {
+public final class FeedDetection implements Detection<FeedState, FeedHeartbeat> {
 
     /** The source of HAProxy's logs, whose feeds the collector's polls vouch for. */
     public static final String HAPROXY = "haproxy";
@@ -33,32 +34,25 @@ public final class FeedDetection implements Detection<FeedState> {
     }
 
     /** The collector's poll of HAProxy host {@code host} at {@code ts}, for the feed monitor key {@code key(HAPROXY, host)}. */
-    public static FeedSeen pollOf(String host, long ts) {
-        return new FeedSeen(POLLS, host, ts);
+    public static FeedHeartbeat pollOf(String host, long ts) {
+        return new FeedHeartbeat(new FeedSeen(POLLS, host, ts));
     }
 
     @Override
-    public FeedState newState(String key, Object first) {
-        FeedSeen f = seen(first);
+    public FeedState newState(String key, FeedHeartbeat first) {
+        FeedSeen f = first.seen();
         return POLLS.equals(f.getSource()) ? FeedState.polledOnly(HAPROXY, f.getName(), f.getTs())
                 : FeedState.of(f.getSource(), f.getName(), f.getTs());
     }
 
     @Override
-    public void apply(FeedState state, Object record, long now) {
-        FeedSeen f = seen(record);
+    public void apply(FeedState state, FeedHeartbeat record, long now) {
+        FeedSeen f = record.seen();
         if (POLLS.equals(f.getSource())) {
             state.polled(f.getTs());
         } else {
             state.seen(f.getTs(), settings.allowedSilence(state));
         }
-    }
-
-    private static FeedSeen seen(Object record) {
-        if (!(record instanceof FeedSeen f)) {
-            throw new IllegalArgumentException("the feed monitor cannot take " + record.getClass().getSimpleName());
-        }
-        return f;
     }
 
     @Override

@@ -1,12 +1,13 @@
 package io.hcwatch.detect.fleet;
 
-import io.hcwatch.avro.internal.TargetSeen;
-import io.hcwatch.avro.internal.TargetTraffic;
-import io.hcwatch.avro.v1.BackendEvent;
-import io.hcwatch.avro.v1.HealthCheckResult;
-import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.detect.Detection;
 import io.hcwatch.detect.Detector;
+import io.hcwatch.input.BackendNotice;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.FleetInput;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.TargetSummary;
+import io.hcwatch.input.UnreadableCheck;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -16,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * them with every target-group detector. No Kafka types and no alerts: the monitor feeds it and
  * the lifecycle turns its findings into alerts; tests call it directly.
  */
-public final class FleetDetection implements Detection<FleetState> {
+public final class FleetDetection implements Detection<FleetState, FleetInput> {
 
     private final FleetSettings settings;
     private final List<Detector<FleetState>> detectors;
@@ -43,25 +44,43 @@ public final class FleetDetection implements Detection<FleetState> {
     }
 
     @Override
-    public FleetState newState(String targetGroup, Object first) {
+    public FleetState newState(String targetGroup, FleetInput first) {
         return FleetState.create(targetGroup, settings);
     }
 
     @Override
-    public void apply(FleetState s, Object record, long now) {
-        if (record instanceof HealthCheckResult r) {
-            changed(s, s.observeCheck(r, settings), now);
-        } else if (record instanceof LbConfig c) {
-            changed(s, s.observeConfig(c), now);
-        } else if (record instanceof BackendEvent e) {
-            s.observeBackendEvent(e);
-        } else if (record instanceof TargetTraffic t) {
-            s.observeTraffic(t, settings);
-        } else if (record instanceof TargetSeen seen) {
-            s.observeUnreadable(seen);
-        } else {
-            throw new IllegalArgumentException("the fleet monitor cannot take " + record.getClass().getSimpleName());
-        }
+    public void apply(FleetState s, FleetInput record, long now) {
+        record.accept(new FleetInput.Cases<Void>() {
+            @Override
+            public Void check(Check check) {
+                changed(s, s.observeCheck(check.result(), settings), now);
+                return null;
+            }
+
+            @Override
+            public Void config(LoadBalancerConfig config) {
+                changed(s, s.observeConfig(config.config()), now);
+                return null;
+            }
+
+            @Override
+            public Void backendNotice(BackendNotice notice) {
+                s.observeBackendEvent(notice.event());
+                return null;
+            }
+
+            @Override
+            public Void targetSummary(TargetSummary summary) {
+                s.observeTraffic(summary.traffic(), settings);
+                return null;
+            }
+
+            @Override
+            public Void unreadableCheck(UnreadableCheck check) {
+                s.observeUnreadable(check.seen());
+                return null;
+            }
+        });
     }
 
     /**

@@ -3,6 +3,7 @@ package io.hcwatch.detect.flood;
 import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.detect.Detection;
 import io.hcwatch.detect.Detector;
+import io.hcwatch.input.ClientSummary;
 import java.util.List;
 
 /**
@@ -10,7 +11,7 @@ import java.util.List;
  * client and request-key sketches from every partition and host, keeps only the window, and
  * judges it with the client-flood detector.
  */
-public final class FloodDetection implements Detection<FloodState> {
+public final class FloodDetection implements Detection<FloodState, ClientSummary> {
 
     private final FloodSettings settings;
     private final List<Detector<FloodState>> detectors;
@@ -21,8 +22,8 @@ public final class FloodDetection implements Detection<FloodState> {
     }
 
     @Override
-    public FloodState newState(String key, Object first) {
-        ClientTraffic c = (ClientTraffic) first;
+    public FloodState newState(String key, ClientSummary first) {
+        ClientTraffic c = first.traffic();
         FloodState s = new FloodState();
         s.platform = c.getPlatform();
         s.scope = c.getScope();
@@ -30,10 +31,8 @@ public final class FloodDetection implements Detection<FloodState> {
     }
 
     @Override
-    public void apply(FloodState s, Object record, long now) {
-        if (!(record instanceof ClientTraffic t)) {
-            throw new IllegalArgumentException("the flood monitor cannot take " + record.getClass().getSimpleName());
-        }
+    public void apply(FloodState s, ClientSummary record, long now) {
+        ClientTraffic t = record.traffic();
         FloodState.Second sec = null;
         for (FloodState.Second candidate : s.seconds) {
             if (candidate.start == t.getBucketStart()) {

@@ -7,6 +7,10 @@ import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.detect.Detection;
 import io.hcwatch.detect.Detector;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.HostInput;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Poll;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +20,7 @@ import java.util.Map;
  * socket-slot detector. A limit learned after the traffic it applies to (configs and logs come
  * through different topics, in no set order) re-judges the seconds held.
  */
-public final class SlotDetection implements Detection<HostState> {
+public final class SlotDetection implements Detection<HostState, HostInput> {
 
     private final SlotSettings settings;
     private final List<Detector<HostState>> detectors;
@@ -27,23 +31,33 @@ public final class SlotDetection implements Detection<HostState> {
     }
 
     @Override
-    public HostState newState(String host, Object first) {
+    public HostState newState(String host, HostInput first) {
         HostState h = new HostState();
         h.host = host;
         return h;
     }
 
     @Override
-    public void apply(HostState h, Object record, long now) {
-        if (record instanceof HaproxyTraffic t) {
-            traffic(h, t);
-        } else if (record instanceof LbConfig c) {
-            config(h, c);
-        } else if (record instanceof HaproxyStats s) {
-            polled(h, s);
-        } else {
-            throw new IllegalArgumentException("the host monitor cannot take " + record.getClass().getSimpleName());
-        }
+    public void apply(HostState h, HostInput record, long now) {
+        record.accept(new HostInput.Cases<Void>() {
+            @Override
+            public Void frontendSummary(FrontendSummary summary) {
+                traffic(h, summary.traffic());
+                return null;
+            }
+
+            @Override
+            public Void config(LoadBalancerConfig config) {
+                SlotDetection.config(h, config.config());
+                return null;
+            }
+
+            @Override
+            public Void poll(Poll poll) {
+                polled(h, poll.stats());
+                return null;
+            }
+        });
     }
 
     private void traffic(HostState h, HaproxyTraffic t) {

@@ -1,11 +1,10 @@
 package io.hcwatch.topology.state;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
@@ -22,137 +21,92 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * Live detector state kept as plain objects in memory and written to a changelogged key-value
  * store only when Kafka Streams commits.
  *
- * <p>Why: detector state (registries, latency histograms, heavy-hitter sketches) changes on
- * almost every record; encoding it on every record would cost more than the detection itself.
- * Kafka Streams calls {@link #flushCache()} on every {@link CachedStateStore} right before it
- * flushes the producer and commits offsets (on the commit interval, on rebalance and on clean
- * close), which is exactly when the changelog must catch up with the offsets. So the store
- * is as durable as a cached DSL store: after a crash the task restarts from the last commit with
- * the state of that commit. {@code CachedStateStore} is a Kafka-internal interface; the version
- * is pinned and the restart integration tests cover the behaviour.
+ * <p>Why: detector state (registries, latency histograms, heavy-hitter sketches) and an ingest's
+ * pending summaries change on almost every record; encoding them on every record would cost more
+ * than the detection itself. Kafka Streams' own record cache holds values as bytes (its metered
+ * layer serialises on every put and deserialises on every get), so it pays exactly that cost
+ * (README, Benchmarks: {@code bench stores}). Kafka Streams calls {@link #flushCache()} on every
+ * {@link CachedStateStore} right before it flushes the producer and commits offsets (on the commit
+ * interval, on rebalance and on clean close), which is exactly when the changelog must catch up
+ * with the offsets; the public {@code StateStore.commit} comes after the offsets are committed,
+ * too late. So the store is as durable as a cached DSL store: after a crash the task restarts from
+ * the last commit with the state of that commit. {@code CachedStateStore} is a Kafka-internal
+ * interface; the version is pinned and the restart integration tests cover the behaviour.
  */
-public final class WriteBehindStore<V> implements StateStore, CachedStateStore<Bytes, byte[]> {
+public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateStore<Bytes, byte[]> {
 
     private final KeyValueStore<Bytes, byte[]> inner;
     private final StateCodec<V> codec;
     private final Map<String, V> live = new HashMap<>();
-    private final Set<String> dirty = new HashSet<>();
-    /** The key last added to {@link #dirty} (same instance), while it is there. */
-    private String lastDirty;
-    /** Keys the changelogged store holds (complete once everything is loaded): deleting another needs no tombstone. */
-    private final Set<String> stored = new HashSet<>();
-    /** Keys deleted since the last commit whose tombstones wait for the commit after it ({@link #deleteAfterNextCommit}). */
-    private Set<String> retiring = new HashSet<>();
-    /** Tombstones the next commit writes: the commit after their deletion has made durable what replaced them. */
-    private Set<String> retired = new HashSet<>();
-    private boolean allLoaded;
-    /** Told the bytes of every value (or tombstone) a commit would write to the changelog; replay measurements only. */
-    private java.util.function.LongConsumer written;
+    private final CommitPlan plan = new CommitPlan();
 
     WriteBehindStore(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
         this.inner = inner;
         this.codec = codec;
     }
 
-    /**
-     * A store with no changelog behind it, for offline replay: the objects in memory are the
-     * whole state, and a run starts empty.
-     */
-    public static <V> WriteBehindStore<V> detached() {
-        WriteBehindStore<V> store = new WriteBehindStore<>(null, null);
-        store.allLoaded = true;
-        return store;
-    }
-
-    /**
-     * As {@link #detached()}, but each commit ({@link #flushCache()}) encodes what changed and
-     * reports the bytes the changelog would take (key and value; a tombstone is its key): the
-     * changelog traffic of a replayed workload.
-     */
-    public static <V> WriteBehindStore<V> measuring(StateCodec<V> codec, java.util.function.LongConsumer written) {
-        WriteBehindStore<V> store = new WriteBehindStore<>(null, codec);
-        store.allLoaded = true;
-        store.written = written;
-        return store;
+    /** A store written behind to {@code inner}, which it reads on first access to each key. */
+    public static <V> WriteBehindStore<V> over(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
+        return new WriteBehindStore<>(inner, codec);
     }
 
     /** The value for {@code key}, read from the changelogged store on first access. */
+    @Override
     public V get(String key) {
         V value = live.get(key);
-        if (value == null && !allLoaded && !retiring.contains(key) && !retired.contains(key)) {
-            byte[] bytes = inner.get(Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            if (bytes != null) {
-                value = codec.decode(bytes);
-                live.put(key, value);
-                stored.add(key);
-            }
+        if (value == null && !plan.allLoaded() && !plan.awaitsTombstone(key)) {
+            value = read(key);
         }
         return value;
     }
 
-    /** The value for {@code key}, created with {@code create} when absent, and marked changed. */
+    private V read(String key) {
+        byte[] bytes = inner.get(bytes(key));
+        if (bytes == null) {
+            return null;
+        }
+        V value = codec.decode(bytes);
+        live.put(key, value);
+        plan.loaded(key);
+        return value;
+    }
+
+    @Override
     public V getForUpdate(String key, Function<String, V> create) {
         V value = get(key);
         if (value == null) {
             value = create.apply(key);
             live.put(key, value);
         }
-        markDirty(key);
+        plan.changed(key);
         return value;
     }
 
+    @Override
     public void put(String key, V value) {
         live.put(key, value);
-        markDirty(key);
+        plan.changed(key);
     }
 
-    /** Records that the object held for {@code key} was changed in place. */
+    @Override
     public void markChanged(String key) {
-        if (key != lastDirty && live.containsKey(key)) {
-            markDirty(key);
+        if (!plan.isLastChanged(key) && live.containsKey(key)) {
+            plan.changed(key);
         }
     }
 
-    /**
-     * A detached store writes nothing at commit: it keeps no set of changed keys, which would hold every key of a replay.
-     * The key marked last is not looked up again: the ingest marks its one pending entry, and a monitor its clock,
-     * on every record.
-     */
-    private void markDirty(String key) {
-        if ((inner != null || written != null) && key != lastDirty) {
-            dirty.add(key);
-            lastDirty = key;
-        }
-    }
-
-    /**
-     * Forgets what was done to {@code key} since the last commit, when an update failed half-way: the
-     * object is read again from the changelogged store (gone if it was never committed). A detached
-     * store keeps no copy: its object stays as the failed update left it.
-     */
+    /** The object is read again from the changelogged store (gone if it was never committed). */
+    @Override
     public void revert(String key) {
-        if (inner == null) {
-            return;
-        }
         live.remove(key);
-        dirty.remove(key);
-        lastDirty = null;
-        byte[] bytes = inner.get(Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        if (bytes != null) {
-            live.put(key, codec.decode(bytes));
-            stored.add(key);
-        }
+        plan.forget(key);
+        read(key);
     }
 
+    @Override
     public void delete(String key) {
         live.remove(key);
-        if (allLoaded && !stored.contains(key)) {
-            // written and deleted between two commits: the changelog never saw it
-            dirty.remove(key);
-            lastDirty = null;
-        } else {
-            dirty.add(key);
-        }
+        plan.deleted(key);
     }
 
     /**
@@ -164,16 +118,14 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
      * previous commit wrote has been acknowledged; a restart in between finds the value still there
      * and must tell itself whether it was already used (see {@code SavedClock#restore}).
      */
+    @Override
     public void deleteAfterNextCommit(String key) {
         live.remove(key);
-        dirty.remove(key);
-        lastDirty = null;
-        if ((inner != null || written != null) && !(allLoaded && !stored.contains(key))) {
-            retiring.add(key);
-        }
+        plan.deletedAfterNextCommit(key);
     }
 
     /** Visits every key and value, loading whatever was restored from the changelog first. */
+    @Override
     public void forEach(BiConsumer<String, V> visitor) {
         loadAll();
         for (Map.Entry<String, V> e : new ArrayList<>(live.entrySet())) {
@@ -181,88 +133,58 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
         }
     }
 
+    @Override
     public List<String> keys() {
         loadAll();
         return new ArrayList<>(live.keySet());
     }
 
+    @Override
     public int size() {
         loadAll();
         return live.size();
     }
 
     private void loadAll() {
-        if (allLoaded) {
+        if (plan.allLoaded()) {
             return;
         }
         try (KeyValueIterator<Bytes, byte[]> it = inner.all()) {
             while (it.hasNext()) {
                 var entry = it.next();
-                String key = new String(entry.key.get(), java.nio.charset.StandardCharsets.UTF_8);
-                stored.add(key);
-                if (!live.containsKey(key) && !dirty.contains(key) && !retiring.contains(key) && !retired.contains(key)) {
+                String key = new String(entry.key.get(), StandardCharsets.UTF_8);
+                plan.loaded(key);
+                if (!live.containsKey(key) && !plan.heldInMemory(key)) {
                     live.put(key, codec.decode(entry.value));
                 }
             }
         }
-        allLoaded = true;
+        plan.allLoaded(true);
     }
 
     /** Writes every changed object to the changelogged store; called by Kafka Streams before it commits. */
     @Override
     public void flushCache() {
-        for (String key : retired) {
-            if (!live.containsKey(key) && !dirty.contains(key)) {
-                dirty.add(key);
-            }
-        }
-        retired = retiring;
-        retiring = new HashSet<>();
-        if (inner == null) {
-            if (written != null) {
-                for (String key : dirty) {
-                    V value = live.get(key);
-                    int k = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-                    written.accept(value == null ? k : k + codec.encode(value).length);
-                    if (value == null) {
-                        stored.remove(key);
-                    } else {
-                        stored.add(key);
-                    }
-                }
-            }
-            dirty.clear();
-            lastDirty = null;
-            return;
-        }
-        if (dirty.isEmpty()) {
-            return;
-        }
-        for (String key : dirty) {
-            Bytes k = Bytes.wrap(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        for (String key : plan.commit(live.keySet())) {
             V value = live.get(key);
             if (value == null) {
-                inner.delete(k);
-                stored.remove(key);
+                inner.delete(bytes(key));
             } else {
-                inner.put(k, codec.encode(value));
-                stored.add(key);
+                inner.put(bytes(key), codec.encode(value));
             }
+            plan.written(key, value == null);
         }
-        dirty.clear();
-        lastDirty = null;
+    }
+
+    private static Bytes bytes(String key) {
+        return Bytes.wrap(key.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The changelogged store was written behind our back (restoration into a recycled task). */
     @Override
     public void clearCache() {
         live.clear();
-        dirty.clear();
-        lastDirty = null;
-        stored.clear();
-        retiring.clear();
-        retired.clear();
-        allLoaded = false;
+        plan.clear();
     }
 
     @Override
@@ -272,7 +194,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
 
     @Override
     public String name() {
-        return inner == null ? "detached" : inner.name();
+        return inner.name();
     }
 
     @Override
@@ -304,11 +226,7 @@ public final class WriteBehindStore<V> implements StateStore, CachedStateStore<B
     @Override
     public void close() {
         live.clear();
-        dirty.clear();
-        lastDirty = null;
-        stored.clear();
-        retiring.clear();
-        retired.clear();
+        plan.clear();
         inner.close();
     }
 

@@ -9,6 +9,7 @@ import io.hcwatch.config.Settings;
 import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Severity;
+import io.hcwatch.input.FeedHeartbeat;
 import io.hcwatch.topology.TopologyFactory;
 import java.time.Instant;
 import java.util.List;
@@ -32,11 +33,11 @@ class TelemetryGapDetectorTest {
         // times are applied in the order written, as the feed monitor's clock releases them
         FeedState state = null;
         for (String at : seenAt.split(" ")) {
-            FeedSeen seen = new FeedSeen(source, name, T0 + Long.parseLong(at));
+            FeedHeartbeat seen = new FeedHeartbeat(new FeedSeen(source, name, T0 + Long.parseLong(at)));
             if (state == null) {
                 state = detection.newState(FeedDetection.key(source, name), seen);
             } else {
-                detection.apply(state, seen, seen.getTs());
+                detection.apply(state, seen, seen.eventTime());
             }
         }
         return state;
@@ -107,10 +108,10 @@ class TelemetryGapDetectorTest {
     void theCollectorsPollsTellALogShippingGapFromAHostGone(String logsAt, String pollsAt, long judgedAt, String polls,
                                                             String why) {
         FeedDetection detection = new FeedDetection(GapSettings.from(Settings.defaults()));
-        List<FeedSeen> records = new java.util.ArrayList<>();
+        List<FeedHeartbeat> records = new java.util.ArrayList<>();
         if (logsAt != null) {
             for (String at : logsAt.split(" ")) {
-                records.add(new FeedSeen("haproxy", "lb7", T0 + Long.parseLong(at)));
+                records.add(new FeedHeartbeat(new FeedSeen("haproxy", "lb7", T0 + Long.parseLong(at))));
             }
         }
         if (pollsAt != null) {
@@ -119,13 +120,13 @@ class TelemetryGapDetectorTest {
             }
         }
         // in event-time order, as the feed monitor's clock releases them (a stable sort: a log before a poll of its time)
-        records.sort(java.util.Comparator.comparingLong(FeedSeen::getTs));
+        records.sort(java.util.Comparator.comparingLong(FeedHeartbeat::eventTime));
         FeedState state = null;
-        for (FeedSeen r : records) {
+        for (FeedHeartbeat r : records) {
             if (state == null) {
                 state = detection.newState(FeedDetection.key("haproxy", "lb7"), r);
             } else {
-                detection.apply(state, r, r.getTs());
+                detection.apply(state, r, r.eventTime());
             }
         }
         List<Finding> found = judge(GapSettings.from(Settings.defaults()), state, T0 + judgedAt);

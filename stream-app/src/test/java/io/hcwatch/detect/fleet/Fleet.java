@@ -10,6 +10,11 @@ import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Judging;
+import io.hcwatch.input.BackendNotice;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.FleetInput;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.TargetSummary;
 import io.hcwatch.topology.TopologyFactory;
 import io.hcwatch.topology.state.MonitoredCodec;
 import java.util.HashMap;
@@ -136,19 +141,25 @@ final class Fleet {
     }
 
     /** Takes in a record at its own event time. */
-    Fleet apply(Object record) {
-        long at;
-        if (record instanceof HealthCheckResult r) {
-            at = r.getTs().toEpochMilli();
-        } else if (record instanceof LbConfig c) {
-            at = c.getTs().toEpochMilli();
-        } else if (record instanceof BackendEvent e) {
-            at = e.getTs().toEpochMilli();
-        } else {
-            at = ((TargetTraffic) record).getBucketStart();
-        }
-        detection.apply(state, record, at);
+    Fleet apply(FleetInput record) {
+        detection.apply(state, record, record.eventTime());
         return this;
+    }
+
+    Fleet apply(HealthCheckResult check) {
+        return apply(new Check(check));
+    }
+
+    Fleet apply(LbConfig config) {
+        return apply(new LoadBalancerConfig(config));
+    }
+
+    Fleet apply(BackendEvent event) {
+        return apply(new BackendNotice(event));
+    }
+
+    Fleet apply(TargetTraffic traffic) {
+        return apply(new TargetSummary(traffic));
     }
 
     /** Evaluation steps every eval.step in [from, to]. */

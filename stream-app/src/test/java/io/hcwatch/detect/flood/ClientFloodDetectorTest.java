@@ -10,6 +10,7 @@ import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Judging;
 import io.hcwatch.detect.Severity;
+import io.hcwatch.input.ClientSummary;
 import io.hcwatch.topology.TopologyFactory;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ class ClientFloodDetectorTest {
     }
 
     private static FloodState scope(FloodDetection detection, String platform, String name) {
-        return detection.newState(platform + "/" + name, new ClientTraffic(platform, name, null, 0L, 0L, 0L, List.of(), 0L, List.of(), 0L));
+        return detection.newState(platform + "/" + name,
+                new ClientSummary(new ClientTraffic(platform, name, null, 0L, 0L, 0L, List.of(), 0L, List.of(), 0L)));
     }
 
     /** {@code seconds} seconds from T0, each with a summary of {@code requests} per host ("-": none named), clients and keys. */
@@ -54,8 +56,8 @@ class ClientFloodDetectorTest {
         for (int i = 0; i < seconds; i++) {
             long at = T0 + i * 1000L;
             for (String host : hosts.split(" ")) {
-                detection.apply(s, new ClientTraffic(s.platform, s.scope, host.equals("-") ? null : host, at, requests, tarpitted,
-                        hitters(clients), 0L, hitters(keys), 0L), at);
+                detection.apply(s, new ClientSummary(new ClientTraffic(s.platform, s.scope, host.equals("-") ? null : host, at,
+                        requests, tarpitted, hitters(clients), 0L, hitters(keys), 0L)), at);
             }
         }
     }

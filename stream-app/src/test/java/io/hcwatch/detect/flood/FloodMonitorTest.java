@@ -9,22 +9,24 @@ import io.hcwatch.avro.internal.ClientTraffic;
 import io.hcwatch.avro.v1.HaproxyLogFormat;
 import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.config.Settings;
+import io.hcwatch.input.ClientSummary;
+import io.hcwatch.input.Summary;
 import io.hcwatch.traffic.TrafficCombiner;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
 class FloodMonitorTest {
 
     private static final long T0 = Instant.parse("2026-03-03T10:00:00Z").toEpochMilli();
-    private final MonitorHarness<FloodState> monitor = new MonitorHarness<>(new FloodDetection(FloodSettings.from(Settings.defaults())),
+    private final MonitorHarness<FloodState, ClientSummary> monitor = new MonitorHarness<>(new FloodDetection(FloodSettings.from(Settings.defaults())),
             Settings.defaults());
     private final Monitored<FloodState> state = newScope();
 
     private Monitored<FloodState> newScope() {
-        return monitor.newKey("haproxy/hc-ping", new ClientTraffic("haproxy", "hc-ping", null, 0L, 0L, 0L, List.of(), 0L, List.of(), 0L));
+        return monitor.newKey("haproxy/hc-ping", new ClientSummary(new ClientTraffic("haproxy", "hc-ping", null, 0L, 0L, 0L, List.of(), 0L,
+                List.of(), 0L)));
     }
     private final List<Notification> sent = new ArrayList<>();
 
@@ -49,9 +51,9 @@ class FloodMonitorTest {
                 combiner.addHaproxy(request(i % 2 == 0 ? "lb1" : "lb2", flooder.replace("X", Integer.toHexString(i % 4096)),
                         "/v1/devices/6f1c2d9e-1b2a-4c3d-9e8f-0a1b2c3d4e5f/ping", t + i % 1000, termination));
             }
-            for (SpecificRecord r : combiner.drainBefore(t + 1000)) {
-                if (r instanceof ClientTraffic c) {
-                    sent.addAll(monitor.feed(state, c, c.getBucketStart()));
+            for (Summary r : combiner.drainBefore(t + 1000)) {
+                if (r instanceof ClientSummary c) {
+                    sent.addAll(monitor.feed(state, c, c.eventTime()));
                 }
             }
         }
@@ -100,9 +102,9 @@ class FloodMonitorTest {
             for (int i = 0; i < 99; i++) {
                 combiner.addHaproxy(request("lb1", "192.0.2.9", "/api/items/x", t + i, "--"));
             }
-            for (SpecificRecord r : combiner.drainBefore(t + 1000)) {
-                if (r instanceof ClientTraffic c) {
-                    sent.addAll(monitor.feed(fresh, c, c.getBucketStart()));
+            for (Summary r : combiner.drainBefore(t + 1000)) {
+                if (r instanceof ClientSummary c) {
+                    sent.addAll(monitor.feed(fresh, c, c.eventTime()));
                 }
             }
         }

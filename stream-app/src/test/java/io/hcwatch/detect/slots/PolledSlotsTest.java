@@ -12,6 +12,9 @@ import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Judging;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Poll;
 import io.hcwatch.topology.TopologyFactory;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,23 +57,23 @@ class PolledSlotsTest {
         for (int s = 0; s < values.size(); s++) {
             if (values.get(s) != null) {
                 long at = T0 + s * 1000L + 300;
-                detection.apply(host, poll(at, frontend, values.get(s), slim, null, null), at);
+                detection.apply(host, new Poll(poll(at, frontend, values.get(s), slim, null, null)), at);
             }
         }
     }
 
     private void config(ConfigKind kind, String frontend, int maxconn) {
-        detection.apply(host, LbConfig.newBuilder().setKind(kind).setId(frontend == null ? "lb1" : "lb1/" + frontend).setHost("lb1")
-                .setFrontend(frontend).setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build(), T0);
+        detection.apply(host, new LoadBalancerConfig(LbConfig.newBuilder().setKind(kind).setId(frontend == null ? "lb1" : "lb1/" + frontend).setHost("lb1")
+                .setFrontend(frontend).setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build()), T0);
     }
 
     /** One second of logged requests on {@code frontend}: {@code requests} from {@code client}, each holding a slot {@code heldMs}. */
     private void logged(String frontend, long at, int feconn, String client, long requests, long heldMs, Map<String, Long> terminations) {
         long waited = terminations.getOrDefault("PT", 0L) + terminations.getOrDefault("sQ", 0L);
         List<HeavyHitter> holding = new ArrayList<>(List.of(new HeavyHitter(client, requests * heldMs, 0L)));
-        detection.apply(host, new HaproxyTraffic("lb1", frontend, at, requests, feconn, feconn, 0, 0L,
+        detection.apply(host, new FrontendSummary(new HaproxyTraffic("lb1", frontend, at, requests, feconn, feconn, 0, 0L,
                 terminations.getOrDefault("PT", 0L) * heldMs, new HashMap<>(terminations), new ArrayList<>(), new HashMap<>(),
-                requests * heldMs, waited, holding), at);
+                requests * heldMs, waited, holding)), at);
     }
 
     private List<Finding> judge(long now) {
@@ -165,7 +168,7 @@ class PolledSlotsTest {
         List<Integer> values = series(currConns);
         for (int s = 0; s < values.size(); s++) {
             long at = T0 + s * 1000L + 300;
-            detection.apply(host, poll(at, null, 0, null, values.get(s), maxconn == 0 ? null : maxconn), at);
+            detection.apply(host, new Poll(poll(at, null, 0, null, values.get(s), maxconn == 0 ? null : maxconn)), at);
         }
         List<Finding> findings = judge(T0 + 10_000);
         assertThat(findings).as(why).extracting(Finding::severity).containsExactlyElementsOf(severities(severity));

@@ -12,6 +12,9 @@ import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Judging;
 import io.hcwatch.detect.Severity;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Poll;
 import io.hcwatch.topology.TopologyFactory;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,13 +53,13 @@ class SlotHolderDetectorTest {
         if (waited > 0) {
             terminations.put("PT", waited);
         }
-        detection.apply(host, new HaproxyTraffic("lb1", "fe_web", at, requests, feconn, feconn + 5, 0, 0L, 0L,
-                terminations, new ArrayList<>(), new HashMap<>(), slotMs, waited, hitters), at);
+        detection.apply(host, new FrontendSummary(new HaproxyTraffic("lb1", "fe_web", at, requests, feconn, feconn + 5, 0, 0L, 0L,
+                terminations, new ArrayList<>(), new HashMap<>(), slotMs, waited, hitters)), at);
     }
 
     private void maxconn(int maxconn) {
-        detection.apply(host, LbConfig.newBuilder().setKind(ConfigKind.haproxy_frontend).setId("lb1/fe_web").setHost("lb1")
-                .setFrontend("fe_web").setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build(), T0);
+        detection.apply(host, new LoadBalancerConfig(LbConfig.newBuilder().setKind(ConfigKind.haproxy_frontend).setId("lb1/fe_web").setHost("lb1")
+                .setFrontend("fe_web").setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build()), T0);
     }
 
     private List<Finding> judge(long now) {

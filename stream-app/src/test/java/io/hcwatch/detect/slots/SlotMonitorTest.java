@@ -10,6 +10,9 @@ import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
 import io.hcwatch.detect.Severity;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.HostInput;
+import io.hcwatch.input.LoadBalancerConfig;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +24,7 @@ class SlotMonitorTest {
 
     private static final long T0 = Instant.parse("2026-03-03T10:00:00Z").toEpochMilli();
     // resolves follow the clear steps alone here; the cool-down is the lifecycle's (AlertBookTest)
-    private final MonitorHarness<HostState> monitor = new MonitorHarness<>(new SlotDetection(SlotSettings.from(Settings.defaults())),
+    private final MonitorHarness<HostState, HostInput> monitor = new MonitorHarness<>(new SlotDetection(SlotSettings.from(Settings.defaults())),
             Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")));
     private final Monitored<HostState> host = monitor.newKey("lb1", null);
     private final List<Notification> sent = new ArrayList<>();
@@ -33,11 +36,11 @@ class SlotMonitorTest {
     }
 
     private List<Notification> traffic(HaproxyTraffic t) {
-        return monitor.feed(host, t, t.getBucketStart());
+        return monitor.feed(host, new FrontendSummary(t), t.getBucketStart());
     }
 
     private void config(LbConfig c) {
-        sent.addAll(monitor.feed(host, c, c.getTs().toEpochMilli()));
+        sent.addAll(monitor.feed(host, new LoadBalancerConfig(c), c.getTs().toEpochMilli()));
     }
 
     private void frontendMaxconn(int maxconn) {

@@ -12,6 +12,9 @@ import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Judging;
 import io.hcwatch.detect.Severity;
+import io.hcwatch.input.FrontendSummary;
+import io.hcwatch.input.LoadBalancerConfig;
+import io.hcwatch.input.Poll;
 import io.hcwatch.topology.TopologyFactory;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,8 +54,8 @@ class SocketSlotDetectorTest {
     private void traffic(String frontend, long at, long requests, int feconn, int actconn,
                          Map<String, Long> terminations, long tarpitMs) {
         long waited = terminations.getOrDefault("sQ", 0L) + terminations.getOrDefault("PT", 0L);
-        detection.apply(host, new HaproxyTraffic("lb1", frontend, at, requests, feconn, actconn, 0, 0L, tarpitMs,
-                new HashMap<>(terminations), new ArrayList<>(), new HashMap<>(), tarpitMs, waited, new ArrayList<>()), at);
+        detection.apply(host, new FrontendSummary(new HaproxyTraffic("lb1", frontend, at, requests, feconn, actconn, 0, 0L, tarpitMs,
+                new HashMap<>(terminations), new ArrayList<>(), new HashMap<>(), tarpitMs, waited, new ArrayList<>())), at);
     }
 
     /** {@code frontend}'s sessions each second from T0 (actconn just above), 500 requests a second when not idle. */
@@ -78,8 +81,8 @@ class SocketSlotDetectorTest {
     }
 
     private void config(ConfigKind kind, String frontend, Integer maxconn) {
-        detection.apply(host, LbConfig.newBuilder().setKind(kind).setId(frontend == null ? "lb1" : "lb1/" + frontend).setHost("lb1")
-                .setFrontend(frontend).setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build(), T0);
+        detection.apply(host, new LoadBalancerConfig(LbConfig.newBuilder().setKind(kind).setId(frontend == null ? "lb1" : "lb1/" + frontend).setHost("lb1")
+                .setFrontend(frontend).setMaxconn(maxconn).setTs(Instant.ofEpochMilli(T0)).build()), T0);
     }
 
     private List<Finding> judge(long now) {

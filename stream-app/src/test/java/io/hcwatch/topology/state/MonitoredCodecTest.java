@@ -23,6 +23,9 @@ import io.hcwatch.detect.slots.HostState;
 import io.hcwatch.detect.slots.SlotDetection;
 import io.hcwatch.detect.slots.SlotSettings;
 import io.hcwatch.detect.slots.SocketSlotDetector;
+import io.hcwatch.input.Check;
+import io.hcwatch.input.FleetInput;
+import io.hcwatch.input.FrontendSummary;
 import io.hcwatch.topology.TopologyFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,13 +61,13 @@ class MonitoredCodecTest {
 
     @Test
     void aRestoredTargetGroupRaisesTheSameAlertsAsTheOriginal() {
-        MonitorHarness<FleetState> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()),
+        MonitorHarness<FleetState, FleetInput> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()),
                 Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")));
         Monitored<FleetState> original = monitor.newKey("tg", null);
         for (long t = T0; t < T0 + 90_000; t += 10_000) {
             for (int i = 0; i < 12; i++) {
                 HealthCheckResult r = check(i, t + i, t < T0 + 60_000 || i % 2 == 1);
-                monitor.feed(original, r, r.getTs().toEpochMilli());
+                monitor.feed(original, new Check(r), r.getTs().toEpochMilli());
             }
         }
         byte[] bytes = fleetCodec.encode(original);
@@ -76,8 +79,8 @@ class MonitoredCodecTest {
         for (long t = T0 + 90_000; t < T0 + 240_000; t += 10_000) {
             for (int i = 0; i < 12; i++) {
                 HealthCheckResult r = check(i, t + i, t >= T0 + 150_000 || i % 2 == 1);
-                monitor.feed(original, r, r.getTs().toEpochMilli()).forEach(n -> fromOriginal.add(describe(n)));
-                monitor.feed(restored, r, r.getTs().toEpochMilli()).forEach(n -> fromRestored.add(describe(n)));
+                monitor.feed(original, new Check(r), r.getTs().toEpochMilli()).forEach(n -> fromOriginal.add(describe(n)));
+                monitor.feed(restored, new Check(r), r.getTs().toEpochMilli()).forEach(n -> fromRestored.add(describe(n)));
             }
         }
         assertThat(fromOriginal).anyMatch(d -> d.startsWith("correlated_failure/tg resolved"));
@@ -91,13 +94,13 @@ class MonitoredCodecTest {
      */
     @Test
     void anIdleTargetGroupIsWrittenAsBeforeAndComesBackToLife() {
-        MonitorHarness<FleetState> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()),
+        MonitorHarness<FleetState, FleetInput> monitor = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()),
                 Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")));
         Monitored<FleetState> idle = monitor.newKey("tg", null);
         for (long t = T0; t < T0 + 60_000; t += 10_000) {
             for (int i = 0; i < 4; i++) {
                 HealthCheckResult r = check(i, t + i, true);
-                monitor.feed(idle, r, r.getTs().toEpochMilli());
+                monitor.feed(idle, new Check(r), r.getTs().toEpochMilli());
             }
         }
         long later = T0 + 3 * 3_600_000L;
@@ -116,8 +119,8 @@ class MonitoredCodecTest {
         for (long t = later + 10_000; t < later + 150_000; t += 10_000) {
             for (int i = 0; i < 12; i++) {
                 HealthCheckResult r = check(i, t + i, t < later + 60_000 || i % 2 == 1);
-                monitor.feed(idle, r, r.getTs().toEpochMilli()).forEach(n -> fromIdle.add(describe(n)));
-                monitor.feed(restored, r, r.getTs().toEpochMilli()).forEach(n -> fromRestored.add(describe(n)));
+                monitor.feed(idle, new Check(r), r.getTs().toEpochMilli()).forEach(n -> fromIdle.add(describe(n)));
+                monitor.feed(restored, new Check(r), r.getTs().toEpochMilli()).forEach(n -> fromRestored.add(describe(n)));
             }
         }
         assertThat(fromIdle).anyMatch(d -> d.startsWith("correlated_failure/tg"));
@@ -158,9 +161,9 @@ class MonitoredCodecTest {
         // the migrated frontend takes seconds that log slot time and holders, and is judged on them
         long next = host.time.clock + 1_000;
         SlotSettings slots = SlotSettings.from(Settings.defaults());
-        new SlotDetection(slots).apply(host.state, new HaproxyTraffic("lb1", "hc-ping", next, 300L, 256, 265, 0, 50L, 170_000L,
+        new SlotDetection(slots).apply(host.state, new FrontendSummary(new HaproxyTraffic("lb1", "hc-ping", next, 300L, 256, 265, 0, 50L, 170_000L,
                 new HashMap<>(Map.of("PT", 170L, "sQ", 50L, "--", 80L)), new ArrayList<>(), new HashMap<>(Map.of("sQ", 50L)),
-                250_000L, 220L, new ArrayList<>(List.of(new HeavyHitter("203.0.113.77", 240_000L, 0L)))), next);
+                250_000L, 220L, new ArrayList<>(List.of(new HeavyHitter("203.0.113.77", 240_000L, 0L))))), next);
         assertThat(new SocketSlotDetector(slots).judge(host.state, next)).singleElement()
                 .satisfies(f -> assertThat(f.details()).containsEntry("maxconn", "256").containsEntry("feconn", "256")
                         .containsEntry("slot_holders", "203.0.113.77=96%"));

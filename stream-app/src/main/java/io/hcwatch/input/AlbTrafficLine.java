@@ -1,4 +1,4 @@
-package io.hcwatch.parse;
+package io.hcwatch.input;
 
 /**
  * What traffic summaries use of one ALB access-log line. The live path reads ALB lines into this
@@ -11,5 +11,16 @@ package io.hcwatch.parse;
  * @param targetProcessingTime seconds
  */
 public record AlbTrafficLine(long time, String elb, String targetGroup, String clientIp, String targetIp, int targetPort,
-                             double targetProcessingTime, int elbStatusCode, String requestMethod, String requestUrl) {
+                             double targetProcessingTime, int elbStatusCode, String requestMethod, String requestUrl)
+        implements Decoded {
+
+    @Override
+    public long eventTime() {
+        return time;
+    }
+
+    @Override
+    public <R> R accept(Decoded.Cases<R> cases) {
+        return cases.albLine(this);
+    }
 }

@@ -1,0 +1,22 @@
+package io.hcwatch.input;
+
+/**
+ * What an internal envelope carries (on a repartition topic, in a pending store, held by a
+ * monitor's clock): telemetry for a monitor's keys, or an upstream's progress for its clock.
+ */
+public sealed interface Payload permits Telemetry, Progress {
+
+    /** Event time (epoch ms): the record's own; a batch's latest; the time a progress report vouches for. */
+    long eventTime();
+
+    /** The Avro form written on the wire: a generated record, or for a batch the list of them. */
+    Object avro();
+
+    <R> R accept(Cases<R> cases);
+
+    interface Cases<R> {
+        R telemetry(Telemetry telemetry);
+
+        R progress(Progress progress);
+    }
+}
