@@ -51,20 +51,18 @@ class SecuredListenersIT {
     }
 
     private static Map<String, Object> scram(String password) {
-        Map<String, Object> c = trusting(broker.saslSslBootstrapServers());
-        c.put("security.protocol", "SASL_SSL");
-        c.put("sasl.mechanism", "SCRAM-SHA-512");
-        c.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"hcwatch\""
-                + " password=\"" + password + "\";");
-        return c;
+        return sasl("SCRAM-SHA-512", "org.apache.kafka.common.security.scram.ScramLoginModule", password);
     }
 
     private static Map<String, Object> plain(String password) {
+        return sasl("PLAIN", "org.apache.kafka.common.security.plain.PlainLoginModule", password);
+    }
+
+    private static Map<String, Object> sasl(String mechanism, String loginModule, String password) {
         Map<String, Object> c = trusting(broker.saslSslBootstrapServers());
         c.put("security.protocol", "SASL_SSL");
-        c.put("sasl.mechanism", "PLAIN");
-        c.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"hcwatch\""
-                + " password=\"" + password + "\";");
+        c.put("sasl.mechanism", mechanism);
+        c.put("sasl.jaas.config", loginModule + " required username=\"hcwatch\" password=\"" + password + "\";");
         return c;
     }
 
