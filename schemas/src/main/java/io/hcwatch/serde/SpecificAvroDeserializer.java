@@ -52,6 +52,7 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
         int id = WireFormat.schemaId(data);
         try {
             SpecificDatumReader<T> reader = readers.computeIfAbsent(id, this::readerFor);
+            ClaimedLengthCheck.check(data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, reader.getSchema());
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(
                     data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, null);
             T value = reader.read(null, decoder);
@@ -60,6 +61,9 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
                         + type.getSimpleName() + " written with schema " + id);
             }
             return value;
+        } catch (ClaimedLengthCheck.Refused e) {
+            throw new SerializationException("could not decode " + type.getSimpleName() + " with writer schema " + id
+                    + " from topic " + topic + ": " + e.getMessage());
         } catch (IOException | RuntimeException e) {
             if (e instanceof SerializationException se) {
                 throw se;

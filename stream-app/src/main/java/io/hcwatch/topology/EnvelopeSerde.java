@@ -1,5 +1,6 @@
 package io.hcwatch.topology;
 
+import io.hcwatch.serde.ClaimedLengthCheck;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,6 +27,8 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class EnvelopeSerde implements Serde<Envelope> {
 
     private static final byte VERSIONED = 0;
+    /** What precedes the payload: the upstream's name, empty for none. */
+    private static final Schema UPSTREAM = Schema.create(Schema.Type.STRING);
 
     private final Map<Envelope.Kind, PlannedAvroWriter> writers = new EnumMap<>(Envelope.Kind.class);
     /** Per kind, a reader for each version written so far (index = version). */
@@ -91,9 +94,11 @@ public final class EnvelopeSerde implements Serde<Envelope> {
                         + " was written by a newer hcwatch (this one reads up to " + kind.version() + ")");
             }
             int start = versioned ? 3 : 1;
+            SpecificDatumReader<Object> reader = byVersion.get(version);
+            ClaimedLengthCheck.check(data, start, data.length - start, UPSTREAM, reader.getSchema());
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, start, data.length - start, null);
             String upstream = decoder.readString();
-            return new Envelope(kind.payloadOf(byVersion.get(version).read(null, decoder)), upstream.isEmpty() ? null : upstream);
+            return new Envelope(kind.payloadOf(reader.read(null, decoder)), upstream.isEmpty() ? null : upstream);
         } catch (IOException | RuntimeException ex) {
             throw new SerializationException("could not decode an internal record from " + topic, ex);
         }

@@ -39,6 +39,17 @@ class EnvelopeSerdeTest {
         assertThat(serde.serialize("fleet", new Envelope(new Check(check("i-0abc0003")), "health-1"))).isEqualTo(clean);
     }
 
+    /** Avro would allocate the 200 MB the upstream name claims; the record is 8 bytes long. */
+    @Test
+    void anInternalRecordClaimingMoreThanItHoldsIsRefusedBeforeDecoding() {
+        byte[] honest = serde.serialize("fleet", new Envelope(new Check(check("i-0abc0003")), "health-1"));
+        // zig-zag varint of 200,000,000 in place of the upstream name's length
+        byte[] bomb = {honest[0], honest[1], honest[2], (byte) 0x80, (byte) 0x88, (byte) 0xde, (byte) 0xbe, 0x01};
+
+        assertThatThrownBy(() -> serde.deserialize("fleet", bomb)).isInstanceOf(SerializationException.class)
+                .cause().hasMessageContaining("string of 200000000 bytes claimed at byte 3");
+    }
+
     /**
      * A traffic summary an earlier release left on a repartition topic or in a pending store (schema
      * version 1: no latency sketches, no source), written here by hand with Avro's generic writer.
