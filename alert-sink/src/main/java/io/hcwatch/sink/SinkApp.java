@@ -11,6 +11,7 @@ import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.consume.AlertConsumer;
 import io.hcwatch.sink.consume.AlertRecordHandler;
 import io.hcwatch.sink.consume.DeadLetterWriter;
+import io.hcwatch.sink.consume.RegistryOutage;
 import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.JsonLinesNotifier;
@@ -35,6 +36,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -64,6 +66,7 @@ public final class SinkApp implements AutoCloseable {
     private final Clock clock;
     private final Sleeper sleeper;
     private final BlockedDeliveries blocked;
+    private RegistryOutage registryOutage;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     private Producer<byte[], byte[]> producer;
@@ -118,6 +121,7 @@ public final class SinkApp implements AutoCloseable {
         ClusterLogin.verifyEach(List.of(consumerConfig(), producerConfig()), "hcwatch-alert-sink");
         processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
         DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks(), blocked);
+        registryOutage = new RegistryOutage(clock, registry);
         producer = new KafkaProducer<>(producerConfig());
         processMetrics.add(new KafkaClientMetrics(producer, List.of(), processMetrics.scheduler(), processMetrics.kafkaRefresh()));
         SpecificAvroSerializer<DeadLetter> deadLetterSerializer = new SpecificAvroSerializer<>();
@@ -127,7 +131,8 @@ public final class SinkApp implements AutoCloseable {
         // source is a category like the telemetry DLQ's (alb, haproxy, ...), not the possibly renamed topic.
         DeadLetterWriter deadLetters = new DeadLetterWriter(producer, deadLetterSerializer, config.deadLetterTopic(),
                 DEAD_LETTER_SOURCE, clock, Duration.ofMinutes(2));
-        AlertRecordHandler handler = new AlertRecordHandler(alertDeserializer, notifiers(metrics), deadLetters, metrics, clock);
+        AlertRecordHandler handler = new AlertRecordHandler(alertDeserializer, notifiers(metrics), deadLetters, metrics,
+                registryOutage, clock);
         Consumer<byte[], byte[]> kafkaConsumer = consumerFactory.apply(consumerConfig());
         // records-lag(-max) of the alerts topic comes from here: the sink's consumer lag for the alert rules
         processMetrics.add(new KafkaClientMetrics(kafkaConsumer, List.of(), processMetrics.scheduler(),
@@ -137,10 +142,11 @@ public final class SinkApp implements AutoCloseable {
         consumerThread = new Thread(consumer, "hcwatch-sink-consumer");
         consumerThread.start();
         if (config.metricsPort() != SinkConfig.METRICS_OFF) {
-            // A PagerDuty outage is reported below "ready", not made a reason to be unready
-            // (alert-sink/README.md, "When PagerDuty is down").
+            // A PagerDuty or Schema Registry outage is reported below "ready", not made a reason to be
+            // unready: a restart brings neither back (alert-sink/README.md, "When PagerDuty is down").
+            RegistryOutage outage = registryOutage;
             endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady,
-                    blocked::describe);
+                    () -> Stream.concat(blocked.describe().stream(), outage.describe().stream()).toList());
             LOG.info("serving /metrics, /health and /ready on {}:{}", config.metricsHost(), endpoints.port());
         }
         LOG.info("alert sink started: {} -> {} (dead letters to {})", config.alertsTopic(), config.sinks(), config.deadLetterTopic());

@@ -1,5 +1,7 @@
 package io.hcwatch.registry;
 
+import java.io.IOException;
+
 /**
  * A registry answer that is not a schema: carries the HTTP status and the registry's own
  * error code (e.g. 40401 subject not found, 409 incompatible, 42201 invalid schema).
@@ -57,5 +59,19 @@ public class SchemaRegistryException extends RuntimeException {
 
     public boolean isNotFound() {
         return status == 404;
+    }
+
+    /**
+     * Whether the registry could not answer the question rather than answering it: unreachable,
+     * timed out, interrupted, 5xx, rate-limited, refusing our credentials (401/403, which an
+     * operator fixes without the data changing), or a 404 that is not the registry's own (a proxy or
+     * a wrong path prefix). Asking again later may work; the record that needed it is not bad data.
+     */
+    public boolean isUnavailable() {
+        if (status < 0) {
+            return getCause() instanceof IOException || getCause() instanceof InterruptedException;
+        }
+        return status >= 500 || status == 429 || status == 401 || status == 403
+                || status == 404 && errorCode / 100 != 404;
     }
 }

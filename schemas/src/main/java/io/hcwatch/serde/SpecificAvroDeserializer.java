@@ -1,6 +1,7 @@
 package io.hcwatch.serde;
 
 import io.hcwatch.registry.SchemaRegistryClient;
+import io.hcwatch.registry.SchemaRegistryException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +17,10 @@ import org.apache.kafka.common.serialization.Deserializer;
 /**
  * Reads Confluent wire-format values into a specific record class, resolving the writer's
  * schema (fetched by id, once) against the reader's, so older and newer writers both work.
+ *
+ * <p>A value is bad data ({@link SerializationException}) when it is not what its schema says or
+ * the registry says its schema id does not exist; when the registry cannot be asked, it is
+ * {@link SchemaRegistryUnavailableException}, to be tried again.
  */
 public final class SpecificAvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
 
@@ -50,8 +55,17 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
             throw new SerializationException("deserializer not configured: call configure() with " + SerdeConfig.SCHEMA_REGISTRY_URL);
         }
         int id = WireFormat.schemaId(data);
+        SpecificDatumReader<T> reader;
         try {
-            SpecificDatumReader<T> reader = readers.computeIfAbsent(id, this::readerFor);
+            reader = readers.computeIfAbsent(id, this::readerFor);
+        } catch (SchemaRegistryException e) {
+            if (e.isUnavailable()) {
+                throw new SchemaRegistryUnavailableException(id, topic, e);
+            }
+            throw new SerializationException("could not decode " + type.getSimpleName() + " with writer schema "
+                    + id + " from topic " + topic + ": " + e.getMessage(), e);
+        }
+        try {
             ClaimedLengthCheck.check(data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, reader.getSchema());
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(
                     data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, null);

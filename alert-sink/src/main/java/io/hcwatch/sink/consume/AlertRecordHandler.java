@@ -1,6 +1,7 @@
 package io.hcwatch.sink.consume;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.serde.SchemaRegistryUnavailableException;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.Notifier;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes one record of the alerts topic to its end: delivered to every receiver, or written to the
- * dead-letter topic when a receiver refuses it for good. When this returns normally the record may
- * be committed; when it throws, it must not be.
+ * dead-letter topic when a receiver refuses it for good or it is not an alert; an alert whose
+ * writer schema the registry cannot serve yet is neither, and throws. When this returns normally
+ * the record may be committed; when it throws, it must not be.
  *
  * <p>The receivers are expected to retry on their own ({@code RetryingNotifier}, which waits out
  * retryable failures however long they last). A retryable result that still reaches this class is
@@ -31,14 +33,16 @@ public final class AlertRecordHandler {
     private final List<Notifier> notifiers;
     private final DeadLetterWriter deadLetters;
     private final DeliveryMetrics metrics;
+    private final RegistryOutage registryOutage;
     private final Clock clock;
 
     public AlertRecordHandler(Deserializer<Alert> deserializer, List<Notifier> notifiers, DeadLetterWriter deadLetters,
-            DeliveryMetrics metrics, Clock clock) {
+            DeliveryMetrics metrics, RegistryOutage registryOutage, Clock clock) {
         this.deserializer = deserializer;
         this.notifiers = List.copyOf(notifiers);
         this.deadLetters = deadLetters;
         this.metrics = metrics;
+        this.registryOutage = registryOutage;
         this.clock = clock;
     }
 
@@ -46,6 +50,11 @@ public final class AlertRecordHandler {
         Alert alert;
         try {
             alert = record.value() == null ? null : deserializer.deserialize(record.topic(), record.value());
+            registryOutage.answered();
+        } catch (SchemaRegistryUnavailableException e) {
+            // The alert may be a resolve: dead-lettering and committing it would leave its incident open.
+            registryOutage.failed(e.getMessage());
+            throw e;
         } catch (RuntimeException e) {
             deadLetter(record, "undecodable", describe(e));
             return;

@@ -1,5 +1,6 @@
 package io.hcwatch.sink.consume;
 
+import io.hcwatch.serde.SchemaRegistryUnavailableException;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,9 @@ final class PartitionBatch implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             LOG.info("{}: abandoned the alert at offset {}; it will be delivered again", partition, firstUnhandledOffset());
+        } catch (SchemaRegistryUnavailableException e) {
+            LOG.warn("{}: the alert at offset {} waits for the schema registry: {}", partition, firstUnhandledOffset(),
+                    e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("{}: could not handle the alert at offset {}; will try it again", partition, firstUnhandledOffset(), e);
         } finally {
