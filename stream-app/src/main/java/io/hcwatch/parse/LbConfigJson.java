@@ -15,7 +15,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The JSON form of {@link LbConfig} (docs/contract.md, "LbConfig"). Required: {@code kind, id, ts}. {@code ts} is
@@ -30,9 +29,6 @@ public final class LbConfigJson implements LineParser<LbConfig> {
     // The maps are read from a second parse of the text: JsonFields reads scalars and nested objects
     // but cannot list an object's keys, and config records are few enough for the extra parse.
     private static final ObjectMapper MAPS = new ObjectMapper();
-    private static final Pattern IPV4_CIDR = Pattern.compile(
-            "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)/(3[0-2]|[12]?\\d)");
-    private static final Pattern IPV6_CIDR = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01]\\d|[1-9]?\\d)");
 
     @Override
     public ParseResult<LbConfig> parse(String json) {
@@ -103,7 +99,7 @@ public final class LbConfigJson implements LineParser<LbConfig> {
                     throw invalid(RejectReason.BAD_TYPE, field, cidr, "a CIDR such as 10.0.1.0/24");
                 }
                 String text = cidr.textValue();
-                if (!IPV4_CIDR.matcher(text).matches() && !IPV6_CIDR.matcher(text).matches()) {
+                if (!CidrNotation.isCidr(text)) {
                     throw invalid(RejectReason.BAD_ADDRESS, field, cidr, "a CIDR such as 10.0.1.0/24 or 2001:db8::/56");
                 }
                 list.add(text);

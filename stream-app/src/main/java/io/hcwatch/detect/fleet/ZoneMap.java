@@ -93,8 +93,13 @@ public final class ZoneMap {
                 for (String cidr : list) {
                     int slash = cidr.indexOf('/');
                     byte[] network = slash < 0 ? null : literal(cidr.substring(0, slash));
-                    if (network != null) {
-                        parsed.add(new Subnet(zone, network, Integer.parseInt(cidr.substring(slash + 1))));
+                    int prefix = slash < 0 ? -1 : Integer.parseInt(cidr.substring(slash + 1));
+                    if (network != null && network.length == 4 && cidr.indexOf(':') >= 0) {
+                        // Java reads an IPv4-mapped network (::ffff:a.b.c.d) as IPv4: its prefix counts 96 bits fewer
+                        prefix -= 96;
+                    }
+                    if (network != null && prefix >= 0 && prefix <= network.length * 8) {
+                        parsed.add(new Subnet(zone, network, prefix));
                     }
                 }
             });

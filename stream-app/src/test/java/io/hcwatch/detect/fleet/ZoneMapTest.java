@@ -49,6 +49,18 @@ class ZoneMapTest {
         assertThat(zones.zoneOf("10.0.9.9:80", "10.0.9.9", 80)).isEqualTo("us-east-1c");
     }
 
+    // RFC 4291 2.5.5.2: ::ffff:0:0/96 holds the IPv4-mapped addresses, and Java reads such a network as an IPv4 address
+    @Test
+    void anIpv4MappedNetworkWithItsIpv6PrefixPlacesTheIpv4AddressesItHolds() {
+        ZoneMap zones = new ZoneMap();
+        zones.configure(config(null, Map.of("us-east-1a", List.of("::ffff:10.0.1.0/120"), "us-east-1b", List.of("::ffff:0:0/96"))));
+
+        assertThat(zones.zoneOf("x:80", "10.0.1.9", 80)).isEqualTo("us-east-1a");
+        assertThat(zones.zoneOf("x:80", "10.0.1.0", 80)).as("all four bytes the network's").isEqualTo("us-east-1a");
+        assertThat(zones.zoneOf("x:80", "192.0.2.1", 80)).isEqualTo("us-east-1b");
+        assertThat(zones.zoneOf("x:80", "2001:db8::1", 80)).isNull();
+    }
+
     static LbConfig config(Map<String, String> targets, Map<String, List<String>> cidrs) {
         return Checks.lbConfig(Fleet.TG, Checks.T0).setTargetZones(targets == null ? null : Map.copyOf(targets))
                 .setZoneCidrs(cidrs == null ? null : Map.copyOf(cidrs)).build();
