@@ -178,7 +178,10 @@ public final class TrafficCombiner {
         Integer held = r.getTa();
         if (held != null && held > 0) {
             f.setSlotMs(f.getSlotMs() + held);
-            slotHolders.computeIfAbsent(bucket, k -> new SpaceSaving(HOLDERS)).add(ClientKeys.client(r.getClientIp()), held);
+            // a line without a client address (unix sockets, anonymised logs) held a slot no client can be named for
+            if (r.getClientIp() != null) {
+                slotHolders.computeIfAbsent(bucket, k -> new SpaceSaving(HOLDERS)).add(ClientKeys.client(r.getClientIp()), held);
+            }
         }
         if (r.getBackend() != null && !f.getBackends().contains(r.getBackend()) && f.getBackends().size() < 16) {
             f.getBackends().add(r.getBackend());

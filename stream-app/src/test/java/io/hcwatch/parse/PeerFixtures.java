@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * message where they are absent, and fail instead when {@code HCWATCH_REQUIRE_FIXTURES=1} (CI, which
  * has them beside the clone). The project's own samples cover every parser path without them.
  */
-final class PeerFixtures {
+public final class PeerFixtures {
 
     static final String PROPERTY = "hcwatch.fixtures";
     static final String REQUIRE_ENV = "HCWATCH_REQUIRE_FIXTURES";
@@ -32,7 +32,7 @@ final class PeerFixtures {
     private PeerFixtures() {
     }
 
-    static Path folder() {
+    public static Path folder() {
         String override = System.getProperty(PROPERTY);
         if (override != null && !override.isBlank()) {
             return Paths.get(override);
@@ -49,7 +49,7 @@ final class PeerFixtures {
      * Skips the calling test with the path it looked at when the fixtures are not there, or fails it
      * when {@code HCWATCH_REQUIRE_FIXTURES=1}.
      */
-    static Path requireFolder() {
+    public static Path requireFolder() {
         return requireFolder(folder(), System.getenv(REQUIRE_ENV));
     }
 
@@ -62,7 +62,7 @@ final class PeerFixtures {
         return folder;
     }
 
-    static List<String> lines(Path file) {
+    public static List<String> lines(Path file) {
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
