@@ -104,7 +104,7 @@ public final class FleetDetection implements Detection<FleetState, FleetInput> {
     @Override
     public void step(FleetState s, long at) {
         long silence = settings.interval(s.check.settings) * settings.registry().silentIntervals();
-        s.registry.expireSilent(at, silence, s.latency);
+        s.expireSilent(at, silence);
         s.registry.forgetDeparted(at, settings.correlated().windowMillis());
         s.latency.expire(at);
         s.traffic.expire(at);

@@ -72,9 +72,11 @@ public final class FleetState {
             backend.activeServersLeft = r.getActiveServersLeft();
         }
         CheckSettings before = r.getCheck() == null ? null : check.update(CheckSettings.of(r.getCheck()));
+        int members = registry.targets.size();
         if (registry.observe(r, ts, check.settings, settings, latency)) {
             latency.record(r, ts);
         }
+        pool.membersChanged(members, registry.targets.size());
         if (r.getAz() == null) {
             registry.locate(r.getTarget(), zones);
         }
@@ -129,8 +131,17 @@ public final class FleetState {
     /** A health check of this target group that could not be read, naming its target. */
     void observeUnreadable(TargetSeen seen) {
         registry.touch(seen.getTs());
+        int members = registry.targets.size();
         registry.observeUnreadable(seen.getTarget(), seen.getTs());
+        pool.membersChanged(members, registry.targets.size());
         registry.locate(seen.getTarget(), zones);
+    }
+
+    /** Drops targets silent for {@code silenceMillis}: they left the target group. */
+    void expireSilent(long now, long silenceMillis) {
+        int members = registry.targets.size();
+        registry.expireSilent(now, silenceMillis, latency);
+        pool.membersChanged(members, registry.targets.size());
     }
 
     // ---- views used by detectors --------------------------------------------------------------
@@ -152,7 +163,7 @@ public final class FleetState {
         return registry.createdAt > 0 && now - registry.createdAt >= settings.interval(check.settings);
     }
 
-    /** Registered targets: LbConfig's count when given, else the registry's. */
+    /** Registered targets: LbConfig's count (followed since, {@link Pool#membersChanged}) when given, else the registry's. */
     public int registered() {
         return pool.configuredTargets != null && pool.configuredTargets > 0 ? pool.configuredTargets : registry.targets.size();
     }

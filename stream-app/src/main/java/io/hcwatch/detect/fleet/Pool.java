@@ -13,6 +13,11 @@ public final class Pool {
     /** alb or haproxy, once known. */
     public String platform;
     public Boolean crossZone;
+    /**
+     * Targets registered: LbConfig's count, then followed as targets come and go until the next
+     * LbConfig (see {@link #membersChanged}). Never below the targets hcwatch has seen, so what
+     * exceeds them are targets registered but never seen.
+     */
     public Integer configuredTargets;
     public Integer routingCount;
     public Double routingPercent;
@@ -53,6 +58,21 @@ public final class Pool {
         Thresholds dns = c.getDnsFailover();
         dnsCount = dns == null ? null : dns.getMinHealthyCount();
         dnsPercent = dns == null ? null : dns.getMinHealthyPercent();
+    }
+
+    /**
+     * The registry went from {@code before} to {@code after} members. A member that left (drained,
+     * deregistered, silent) is no longer registered: without this, LbConfig's count, read once,
+     * would keep every target an Auto Scaling group replaced as "registered but never seen", an
+     * unknown that could be healthy, and the pool would never look below a threshold however few
+     * targets remained healthy. A first sighting beyond the count is a new registration; a first
+     * sighting within it is one of the registered targets not heard from yet.
+     */
+    void membersChanged(int before, int after) {
+        if (configuredTargets == null || configuredTargets <= 0 || before == after) {
+            return;
+        }
+        configuredTargets = after < before ? Math.max(after, configuredTargets - (before - after)) : Math.max(configuredTargets, after);
     }
 
     /** ALB applies its thresholds per zone when cross-zone is off; on (AWS's default) when unknown. */
