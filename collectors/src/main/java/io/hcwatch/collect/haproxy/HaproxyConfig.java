@@ -4,6 +4,8 @@ import io.hcwatch.collect.ConfigException;
 import io.hcwatch.collect.ConfigReader;
 import io.hcwatch.collect.PublishConfig;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +26,7 @@ record HaproxyConfig(PublishConfig publish, String configTopic, String healthTop
 
     static final int DEFAULT_METRICS_PORT = 9405;
     private static final String HOST_PREFIX = "haproxy.host.";
-    private static final Set<String> HOST_KEYS = Set.of("socket", "stats-url", "stats-auth-env", "name");
+    private static final Set<String> HOST_KEYS = Set.of("socket", "stats-url", "stats-auth-env", "name", "config-file");
 
     /**
      * One HAProxy to poll.
@@ -33,12 +35,14 @@ record HaproxyConfig(PublishConfig publish, String configTopic, String healthTop
      * @param name      the host name its records carry
      * @param socket    runtime API address, or null when {@code statsUrl} is set
      * @param basicAuth {@code user:password} for the stats page, read from the named variable
+     * @param cfgFile the haproxy.cfg this HAProxy runs with, or null
      */
-    record Host(String id, String name, RuntimeApiAddress socket, URI statsUrl, String basicAuth) {
+    record Host(String id, String name, RuntimeApiAddress socket, URI statsUrl, String basicAuth, Path cfgFile) {
 
         @Override
         public String toString() {
-            return id + "(" + name + " via " + (socket != null ? socket : statsUrl) + (basicAuth != null ? ", basic auth" : "") + ")";
+            return id + "(" + name + " via " + (socket != null ? socket : statsUrl) + (basicAuth != null ? ", basic auth" : "")
+                    + (cfgFile != null ? ", config " + cfgFile : "") + ")";
         }
     }
 
@@ -57,7 +61,7 @@ record HaproxyConfig(PublishConfig publish, String configTopic, String healthTop
                 throw ConfigException.key(key, "host '" + id + "' is not listed in haproxy.hosts");
             }
             if (!HOST_KEYS.contains(rest.substring(dot + 1))) {
-                throw ConfigException.key(key, "unknown host setting, expected one of socket, stats-url, stats-auth-env, name");
+                throw ConfigException.key(key, "unknown host setting, expected one of socket, stats-url, stats-auth-env, name, config-file");
             }
         }
         List<Host> hosts = new ArrayList<>();
@@ -121,7 +125,21 @@ record HaproxyConfig(PublishConfig publish, String configTopic, String healthTop
         if (name.contains("/") || name.isBlank()) {
             throw ConfigException.key(prefix + "name", "must be a host name without '/', got '" + name + "'");
         }
-        return new Host(id, name, socket, url, auth);
+        return new Host(id, name, socket, url, auth, cfgFile(in, prefix + "config-file"));
+    }
+
+    /** A configuration the collector cannot read at start is an error; one unreadable at a later reload is logged. */
+    private static Path cfgFile(ConfigReader in, String key) {
+        String text = in.text(key, null);
+        if (text == null) {
+            return null;
+        }
+        Path path = Path.of(text);
+        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+            throw ConfigException.key(key, "cannot read HAProxy's configuration '" + text
+                    + "' (the file HAProxy runs with, e.g. /etc/haproxy/haproxy.cfg)");
+        }
+        return path;
     }
 
     private static URI statsUrl(String key, String text) {

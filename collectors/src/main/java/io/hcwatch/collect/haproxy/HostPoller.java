@@ -5,6 +5,7 @@ import io.hcwatch.collect.CollectorMetrics;
 import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
+import io.hcwatch.collect.haproxy.cfg.HaproxyCfg;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,12 +35,14 @@ final class HostPoller implements Runnable {
     private final Duration interval;
     private final Clock clock;
     private final ScheduledExecutorService executor;
+    private final CfgFile cfgFile;
+    private HaproxyCfg.Settings cfg;
     private int failures;
     private volatile boolean stopped;
 
     HostPoller(String host, StatsSource source, Publisher publisher, Function<Outgoing.Topic, String> topics,
                CollectorMetrics metrics, ErrorLog errors, Backoff backoff, Duration interval, Clock clock,
-               ScheduledExecutorService executor) {
+               ScheduledExecutorService executor, CfgFile cfgFile) {
         this.host = host;
         this.source = source;
         this.tracker = new HostTracker(host);
@@ -51,6 +54,7 @@ final class HostPoller implements Runnable {
         this.interval = interval;
         this.clock = clock;
         this.executor = executor;
+        this.cfgFile = cfgFile;
         metrics.hostKnown(host);
     }
 
@@ -96,7 +100,10 @@ final class HostPoller implements Runnable {
         long pollMs = clock.millis();
         Snapshot snapshot = source.read();
         long readNanos = System.nanoTime() - startNanos;
-        HostTracker.Result result = tracker.track(snapshot, pollMs);
+        if (cfgFile != null && (cfg == null || tracker.restarted(snapshot))) {
+            readCfg();
+        }
+        HostTracker.Result result = tracker.track(snapshot, pollMs, cfg);
         metrics.pollSucceeded(host, readNanos);
         if (result.reloaded()) {
             metrics.reload(host);
@@ -106,6 +113,23 @@ final class HostPoller implements Runnable {
         }
         for (Outgoing o : result.records()) {
             publisher.publish(topics.apply(o.topic()), o.key(), o.record(), o.timestampMs(), startNanos, o.onFailure());
+        }
+    }
+
+    /**
+     * Reads haproxy.cfg at the first poll and whenever HAProxy restarted or reloaded (only then does
+     * it run with what the file says now). An unreadable file keeps the settings last read: stats and
+     * checks go on, and the file is tried again at the next poll.
+     */
+    private void readCfg() {
+        try {
+            HaproxyCfg.Settings read = cfgFile.read();
+            LOG.info("haproxy host {}: read {} ({} backends, {} frontends with a log format)", host, cfgFile,
+                    read.servers().size(), read.logFormats().size());
+            cfg = read;
+        } catch (java.io.IOException | RuntimeException e) {
+            errors.failure("haproxy host " + host + " configuration " + cfgFile, "config_unreadable", e.toString(),
+                    cfg == null ? " (checks are published without its settings until it can be read)" : " (its settings as last read are kept)");
         }
     }
 

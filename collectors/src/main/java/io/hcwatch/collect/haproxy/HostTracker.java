@@ -1,15 +1,12 @@
 package io.hcwatch.collect.haproxy;
 
 import io.hcwatch.avro.v1.BackendStats;
-import io.hcwatch.avro.v1.CheckConfig;
-import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.FrontendStats;
 import io.hcwatch.avro.v1.HaproxyStats;
-import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
-import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.collect.Outgoing;
+import io.hcwatch.collect.haproxy.cfg.HaproxyCfg;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,20 +39,34 @@ final class HostTracker {
     private long lastPollMs;
     private final Map<String, long[]> frontendCounters = new HashMap<>();
     private final Map<String, long[]> backendCounters = new HashMap<>();
-    private final Map<String, Integer> publishedSlim = new ConcurrentHashMap<>();
+    private final Map<String, FrontendView> publishedFrontends = new ConcurrentHashMap<>();
     private final Map<String, Integer> publishedMaxconn = new ConcurrentHashMap<>();
-    private final Map<String, String> publishedServers = new ConcurrentHashMap<>();
+    private final CheckTracker checks;
     private Set<String> lastFrontends = Set.of();
-    private Map<String, Snapshot.Server> lastServers = Map.of();
+
+    /** What a frontend's lb-config says: its session limit and the format its traffic lines are logged with. */
+    private record FrontendView(Integer maxconn, String logFormat) {
+    }
 
     HostTracker(String host) {
         this.host = host;
+        this.checks = new CheckTracker(host);
     }
 
     Result track(Snapshot s, long pollMs) {
+        return track(s, pollMs, null);
+    }
+
+    /** Whether this poll meets a HAProxy process other than the last one's (or is the first). */
+    boolean restarted(Snapshot s) {
+        return lastPid == null || s.process().pid() != lastPid || s.process().uptimeSec() < lastUptime;
+    }
+
+    /** @param cfg the host's haproxy.cfg as last read, or null when the collector is not given it */
+    Result track(Snapshot s, long pollMs, HaproxyCfg.Settings cfg) {
         ProcessInfo p = s.process();
         boolean first = lastPid == null;
-        boolean reloaded = !first && (p.pid() != lastPid || p.uptimeSec() < lastUptime);
+        boolean reloaded = !first && restarted(s);
         if (reloaded) {
             frontendCounters.clear();
             backendCounters.clear();
@@ -63,8 +74,8 @@ final class HostTracker {
         Long intervalMs = first || reloaded ? null : pollMs - lastPollMs;
         Instant ts = Instant.ofEpochMilli(pollMs);
         List<Outgoing> out = new ArrayList<>();
-        limits(s, ts, out);
-        servers(s, pollMs, first ? pollMs : lastPollMs, out);
+        limits(s, ts, cfg == null ? Map.of() : cfg.logFormats(), out);
+        checks.track(s, pollMs, first ? pollMs : lastPollMs, first || reloaded, cfg, out);
         List<String> resets = new ArrayList<>();
         HaproxyStats stats = stats(s, ts, reloaded, intervalMs, resets);
         out.add(new Outgoing(Outgoing.Topic.STATS, host, stats, pollMs, () -> { }));
@@ -74,8 +85,11 @@ final class HostTracker {
         return new Result(out, reloaded, resets);
     }
 
-    /** lb-config for the process maxconn and each frontend's session limit, at start and on change. */
-    private void limits(Snapshot s, Instant ts, List<Outgoing> out) {
+    /**
+     * lb-config for the process maxconn and each frontend's session limit and log format, at start and
+     * on change.
+     */
+    private void limits(Snapshot s, Instant ts, Map<String, String> logFormats, List<Outgoing> out) {
         int maxconn = s.process().maxconn();
         if (!Objects.equals(publishedMaxconn.put(host, maxconn), maxconn)) {
             LbConfig c = LbConfig.newBuilder().setKind(ConfigKind.haproxy_process).setId(host).setTs(ts)
@@ -85,99 +99,27 @@ final class HostTracker {
         Set<String> seen = new LinkedHashSet<>();
         for (Snapshot.Frontend f : s.frontends()) {
             seen.add(f.name());
-            Integer slim = f.slim();
-            if (slim == null || Objects.equals(publishedSlim.put(f.name(), slim), slim)) {
+            FrontendView view = new FrontendView(f.slim(), logFormats.get(f.name()));
+            if (view.equals(new FrontendView(null, null)) || view.equals(publishedFrontends.put(f.name(), view))) {
                 continue;
             }
-            out.add(new Outgoing(Outgoing.Topic.CONFIG, host + "/" + f.name(), frontendConfig(f.name(), slim, ts),
-                    ts.toEpochMilli(), () -> publishedSlim.remove(f.name(), slim)));
+            out.add(new Outgoing(Outgoing.Topic.CONFIG, host + "/" + f.name(), frontendConfig(f.name(), view, ts),
+                    ts.toEpochMilli(), () -> publishedFrontends.remove(f.name(), view)));
         }
         for (String gone : lastFrontends) {
             if (!seen.contains(gone)) {
                 // a frontend a reload removed: a null limit makes the host monitor forget it
-                publishedSlim.remove(gone);
-                out.add(new Outgoing(Outgoing.Topic.CONFIG, host + "/" + gone, frontendConfig(gone, null, ts),
+                publishedFrontends.remove(gone);
+                out.add(new Outgoing(Outgoing.Topic.CONFIG, host + "/" + gone, frontendConfig(gone, new FrontendView(null, null), ts),
                         ts.toEpochMilli(), () -> { }));
             }
         }
         lastFrontends = seen;
     }
 
-    private LbConfig frontendConfig(String frontend, Integer maxconn, Instant ts) {
+    private LbConfig frontendConfig(String frontend, FrontendView view, Instant ts) {
         return LbConfig.newBuilder().setKind(ConfigKind.haproxy_frontend).setId(host + "/" + frontend).setTs(ts)
-                .setHost(host).setFrontend(frontend).setMaxconn(maxconn).build();
-    }
-
-    /**
-     * A HealthCheckResult per checked server at start and whenever its status or check status
-     * changes. A changed UP/DOWN state is timed by lastchg (seconds since the change), kept within
-     * the interval since the previous poll; anything else by the poll.
-     */
-    private void servers(Snapshot s, long pollMs, long previousPollMs, List<Outgoing> out) {
-        Map<String, Integer> activeLeft = new HashMap<>();
-        for (Snapshot.Backend b : s.backends()) {
-            if (b.act() != null) {
-                activeLeft.put(b.name(), b.act());
-            }
-        }
-        Map<String, Snapshot.Server> now = new HashMap<>();
-        for (Snapshot.Server sv : s.servers()) {
-            if (!ServerChecks.isChecked(sv.status()) || ServerChecks.state(sv.status()) == null) {
-                continue;
-            }
-            String id = sv.backend() + "/" + sv.name();
-            now.put(id, sv);
-            String view = sv.status() + "|" + sv.checkStatus();
-            String before = publishedServers.put(id, view);
-            if (view.equals(before)) {
-                continue;
-            }
-            Snapshot.Server previous = lastServers.get(id);
-            long ts = pollMs;
-            if (previous != null && ServerChecks.state(previous.status()) != ServerChecks.state(sv.status())
-                    && sv.lastChangeSec() != null) {
-                ts = Math.max(pollMs - sv.lastChangeSec() * 1000, previousPollMs);
-            }
-            HealthCheckResult r = check(sv, activeLeft.get(sv.backend()), ts);
-            out.add(new Outgoing(Outgoing.Topic.HEALTH, sv.name(), r, ts, () -> publishedServers.remove(id, view)));
-        }
-        for (Map.Entry<String, Snapshot.Server> gone : lastServers.entrySet()) {
-            if (!now.containsKey(gone.getKey())) {
-                // no longer in HAProxy's configuration (a reload removed it): out of service, as MAINT is
-                publishedServers.remove(gone.getKey());
-                Snapshot.Server sv = gone.getValue();
-                HealthCheckResult r = HealthCheckResult.newBuilder(check(sv, activeLeft.get(sv.backend()), pollMs))
-                        .setState(TargetState.unused).setOutcome(CheckOutcome.other)
-                        .setReason("server removed from the configuration").setLatencyMs(null).setStatusCode(null).build();
-                out.add(new Outgoing(Outgoing.Topic.HEALTH, sv.name(), r, pollMs, () -> { }));
-            }
-        }
-        lastServers = now;
-    }
-
-    /** Named as the stream app names HAProxy's check log lines: lb = host, target group = backend, target = server. */
-    private HealthCheckResult check(Snapshot.Server sv, Integer activeLeft, long ts) {
-        TargetState state = ServerChecks.state(sv.status());
-        boolean maintenance = state == TargetState.unused;
-        String[] address = address(sv.address());
-        CheckConfig check = sv.rise() == null && sv.fall() == null ? null
-                : new CheckConfig(null, null, null, sv.rise(), sv.fall());
-        return HealthCheckResult.newBuilder()
-                .setTs(Instant.ofEpochMilli(ts))
-                .setSource("haproxy")
-                .setLb(host)
-                .setTargetGroup(sv.backend())
-                .setTarget(sv.name())
-                .setTargetIp(address == null ? null : address[0])
-                .setPort(address == null ? null : Integer.valueOf(address[1]))
-                .setOutcome(maintenance ? CheckOutcome.other : ServerChecks.outcome(sv.checkStatus()))
-                .setLatencyMs(maintenance ? null : sv.checkDurationMs())
-                .setStatusCode(maintenance ? null : sv.checkCode())
-                .setState(state)
-                .setReason(maintenance ? null : ServerChecks.reason(sv.checkStatus(), sv.checkDescription()))
-                .setCheck(check)
-                .setActiveServersLeft(activeLeft)
-                .build();
+                .setHost(host).setFrontend(frontend).setMaxconn(view.maxconn()).setLogFormat(view.logFormat()).build();
     }
 
     /** ip and port of "10.0.0.5:8080" or "[2001:db8::5]:8080"; null for other forms (unix sockets, names). */

@@ -16,10 +16,13 @@ record Snapshot(ProcessInfo process, List<Frontend> frontends, List<Backend> bac
 
     /**
      * @param checkStatus without the "* " HAProxy puts before it while a check is running
+     * @param checkRunning whether that "* " was there: a check was under way at the poll
      * @param lastChangeSec seconds since the server's last UP/DOWN change
+     * @param checkFailures chkfail, the failed checks since HAProxy started
+     * @param checkHealth check_health, the counter rise and fall count against
      */
     record Server(String backend, String name, String status, String checkStatus, Integer checkCode,
                   Integer checkDurationMs, Long lastChangeSec, String checkDescription, String address, Integer rise,
-                  Integer fall) {
+                  Integer fall, boolean checkRunning, Long checkFailures, Integer checkHealth) {
     }
 }

@@ -40,7 +40,8 @@ final class StatRows {
                         checkStatus(f.text(c.checkStatus)), f.optionalInt(c.checkCode, "check_code"),
                         f.optionalInt(c.checkDuration, "check_duration"), f.optionalLong(c.lastchg, "lastchg"),
                         emptyToNull(f.text(c.checkDesc)), emptyToNull(f.text(c.addr)), f.optionalInt(c.rise, "check_rise"),
-                        f.optionalInt(c.fall, "check_fall")));
+                        f.optionalInt(c.fall, "check_fall"), running(f.text(c.checkStatus)),
+                        f.optionalLong(c.chkfail, "chkfail"), f.optionalInt(c.checkHealth, "check_health")));
                 default -> {
                     // listeners (type 3) and anything newer
                 }
@@ -56,6 +57,10 @@ final class StatRows {
         }
         String s = text.startsWith("* ") ? text.substring(2) : text;
         return s.isEmpty() ? null : s;
+    }
+
+    private static boolean running(String checkStatus) {
+        return checkStatus != null && checkStatus.startsWith("* ");
     }
 
     private static String emptyToNull(String s) {
@@ -91,6 +96,8 @@ final class StatRows {
         final int addr;
         final int rise;
         final int fall;
+        final int chkfail;
+        final int checkHealth;
 
         Columns(Csv csv) throws PollException {
             pxname = csv.required("pxname");
@@ -120,6 +127,8 @@ final class StatRows {
             addr = csv.optional("addr");
             rise = csv.optional("check_rise");
             fall = csv.optional("check_fall");
+            chkfail = csv.optional("chkfail");
+            checkHealth = csv.optional("check_health");
         }
     }
 

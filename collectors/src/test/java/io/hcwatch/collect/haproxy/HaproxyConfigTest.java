@@ -8,10 +8,13 @@ import io.hcwatch.collect.ConfigReader;
 import io.hcwatch.collect.PublishConfig;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class HaproxyConfigTest {
 
@@ -113,5 +116,17 @@ class HaproxyConfigTest {
 
         assertThat(c.publish().producerOverrides()).containsEntry("compression.type", "zstd").containsEntry("max.block.ms", "500");
         assertThat(c.statsTopic()).isEqualTo("hx");
+    }
+
+    @Test
+    void aConfigFileMustBeReadableAtStart(@TempDir Path dir) throws IOException {
+        Path cfg = Files.writeString(dir.resolve("haproxy.cfg"), "backend b\n");
+        String host = "haproxy.hosts=a\nhaproxy.host.a.socket=/run/a.sock\n";
+
+        assertThat(read(BASE + host + "haproxy.host.a.config-file=" + cfg + "\n").hosts().get(0).cfgFile()).isEqualTo(cfg);
+        assertThat(read(BASE + host).hosts().get(0).cfgFile()).isNull();
+        assertThatThrownBy(() -> read(BASE + host + "haproxy.host.a.config-file=" + dir.resolve("missing.cfg") + "\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("haproxy.host.a.config-file").hasMessageContaining("cannot read HAProxy's configuration");
     }
 }

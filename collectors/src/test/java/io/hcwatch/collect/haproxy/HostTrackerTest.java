@@ -12,6 +12,8 @@ import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.collect.Outgoing;
+import io.hcwatch.collect.haproxy.cfg.HaproxyCfg;
+import io.hcwatch.collect.haproxy.cfg.LogFormats;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,7 +43,8 @@ class HostTrackerTest {
 
     @Test
     void theFirstPollPublishesEveryLimitAndEveryCheckedServer() throws Exception {
-        HostTracker.Result r = tracker.track(snapshot(info, stat), T0);
+        // an hour-old HAProxy: the collector cannot know which servers passed before it came, so none is starting
+        HostTracker.Result r = tracker.track(snapshot(Captured.withInfo(info, "Uptime_sec", "3600"), stat), T0);
 
         assertThat(records(r, Outgoing.Topic.CONFIG, LbConfig.class))
                 .extracting(LbConfig::getKind, LbConfig::getId, LbConfig::getHost, LbConfig::getFrontend, LbConfig::getMaxconn)
@@ -123,6 +126,27 @@ class HostTrackerTest {
         assertThat(records(changed, Outgoing.Topic.CONFIG, LbConfig.class))
                 .extracting(LbConfig::getId, LbConfig::getMaxconn).containsExactly(tuple("lb1/fe_web", 150));
         assertThat(records(again, Outgoing.Topic.CONFIG, LbConfig.class)).isEmpty();
+    }
+
+    @Test
+    void eachFrontendsLogFormatFromTheConfigurationRidesWithItsLimitAndIsPublishedAgainWhenAReloadChangesIt() throws Exception {
+        HaproxyCfg.Settings httplog = HaproxyCfg.parse(
+                "defaults\n mode http\n option httplog\nfrontend fe_web\nfrontend fe_api\n log-format %ci\\ %ST\n");
+        HaproxyCfg.Settings json = HaproxyCfg.parse(
+                "defaults\n mode http\n option httplog\nfrontend fe_web\n log-format '{\"s\":%ST}'\nfrontend fe_api\n log-format %ci\\ %ST\n");
+
+        HostTracker.Result first = tracker.track(snapshot(info, stat), T0, httplog);
+        HostTracker.Result same = tracker.track(snapshot(Captured.withInfo(info, "Uptime_sec", "9"), stat), T0 + 1000, httplog);
+        String reloaded = Captured.withInfo(Captured.withInfo(info, "Pid", "20001"), "Uptime_sec", "0");
+        HostTracker.Result changed = tracker.track(snapshot(reloaded, stat), T0 + 2000, json);
+
+        assertThat(records(first, Outgoing.Topic.CONFIG, LbConfig.class)).extracting(LbConfig::getId, LbConfig::getMaxconn,
+                LbConfig::getLogFormat).containsExactly(tuple("lb1", 1000, null),
+                tuple("lb1/fe_web", 200, LogFormats.HTTPLOG),
+                tuple("lb1/fe_api", 1000, "%ci %ST"), tuple("lb1/stats", 1000, null));
+        assertThat(records(same, Outgoing.Topic.CONFIG, LbConfig.class)).isEmpty();
+        assertThat(records(changed, Outgoing.Topic.CONFIG, LbConfig.class)).extracting(LbConfig::getId, LbConfig::getMaxconn,
+                LbConfig::getLogFormat).containsExactly(tuple("lb1/fe_web", 200, "{\"s\":%ST}"));
     }
 
     @Test
