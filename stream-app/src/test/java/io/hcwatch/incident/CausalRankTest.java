@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.avro.v1.Severity;
 import io.hcwatch.detect.AlertType;
+import io.hcwatch.testsupport.RepoFiles;
+import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class CausalRankTest {
@@ -39,5 +45,26 @@ class CausalRankTest {
 
     private static Role role(String type, String diagnosis) {
         return CausalRank.role(CausalRank.rank(Alerts.fleet(type, "web", null, Severity.critical, 0, Map.of("diagnosis", diagnosis))));
+    }
+
+    @Test
+    void theContractShowsTheSameTable() throws java.io.IOException {
+        List<String> documented = new ArrayList<>();
+        boolean inTable = false;
+        for (String line : Files.readAllLines(RepoFiles.root().resolve("docs/contract.md"))) {
+            if (line.startsWith("| rank | alert type |")) {
+                inTable = true;
+            } else if (inTable && !line.startsWith("|")) {
+                break;
+            } else if (inTable && !line.startsWith("|---")) {
+                String[] cells = line.split("\\|");
+                String when = cells[3].strip();
+                Matcher diagnosis = Pattern.compile("diagnosis `([a-z_]+)`").matcher(when);
+                documented.add(cells[2].strip().replace("`", "") + " " + (diagnosis.find() ? diagnosis.group(1) : "-") + " "
+                        + cells[4].strip());
+            }
+        }
+        assertThat(documented).containsExactlyElementsOf(CausalRank.TABLE.stream()
+                .map(r -> r.type() + " " + (r.diagnosis() == null ? "-" : r.diagnosis()) + " " + r.role().id()).toList());
     }
 }
