@@ -150,13 +150,16 @@ public record StreamAppConfig(
         if (name.equals("dlq")) {
             return topics.withDeadLetters(value);
         }
+        if (name.equals("incidents")) {
+            return topics.withIncidents(value);
+        }
         for (Source s : Source.values()) {
             if (s.id().equals(name)) {
                 return topics.withInput(s, value);
             }
         }
         throw new ConfigException("unknown topic key " + key + " (topic.alb, topic.alb-health, topic.haproxy, topic.health,"
-                + " topic.haproxy-stats, topic.config, topic.alerts, topic.dlq)");
+                + " topic.haproxy-stats, topic.config, topic.alerts, topic.incidents, topic.dlq)");
     }
 
     private static String required(Properties p, String key) {

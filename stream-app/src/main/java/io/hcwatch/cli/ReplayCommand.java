@@ -3,6 +3,7 @@ package io.hcwatch.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.config.Settings;
 import io.hcwatch.parse.LogDates;
@@ -10,6 +11,7 @@ import io.hcwatch.replay.ReplayInputs;
 import io.hcwatch.replay.ReplayRun;
 import io.hcwatch.replay.ReplaySummary;
 import io.hcwatch.serde.AlertJson;
+import io.hcwatch.serde.IncidentJson;
 import io.hcwatch.topology.Source;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -28,6 +30,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +39,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./hcwatch replay}: the same topology, offline, on files. Alerts go to stdout as JSON
- * lines in event-time order, a summary to stderr, rejected lines to {@code --dlq}.
+ * {@code ./hcwatch replay}: the same topology, offline, on files. Alerts (or with {@code --incidents}
+ * the incident pages) go to stdout as JSON lines in event-time order, a summary to stderr, rejected
+ * lines to {@code --dlq}.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Backtest the detectors on log files (.gz too); alerts as JSON lines on stdout, a summary on stderr.")
@@ -77,6 +81,9 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " an IANA zone such as Europe/Berlin or an offset such as +01:00 (default UTC)")
     String zone;
 
+    @Option(names = "--incidents", description = "Print the incidents' pages (opened, updated, resolved) instead of the alerts")
+    boolean incidents;
+
     @Override
     public Integer call() throws IOException {
         ReplayInputs inputs = new ReplayInputs();
@@ -100,19 +107,26 @@ public final class ReplayCommand implements Callable<Integer> {
         long started = System.nanoTime();
         ReplaySummary summary = new ReplaySummary();
         List<Alert> alerts;
+        List<Incident> pages = new ArrayList<>();
         try (DeadLetterFile dead = dlq == null ? null : new DeadLetterFile(dlq)) {
             alerts = new ReplayRun(inputs, settings, dates)
                     .run(d -> {
                         if (dead != null) {
                             dead.write(d);
                         }
-                    }, summary);
+                    }, summary, pages::add);
         } catch (UncheckedIOException e) {
             throw new UsageException("cannot read input: " + e.getCause().getMessage());
         }
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
-        for (Alert a : alerts) {
-            out.println(AlertJson.toJson(a));
+        if (incidents) {
+            // stable: one incident's pages keep their order when two share an event time
+            pages.sort(Comparator.comparing(Incident::getEventTime));
+            pages.forEach(i -> out.println(IncidentJson.toJson(i)));
+        } else {
+            for (Alert a : alerts) {
+                out.println(AlertJson.toJson(a));
+            }
         }
         out.flush();
         summary.print(System.err, (System.nanoTime() - started) / 1_000_000);

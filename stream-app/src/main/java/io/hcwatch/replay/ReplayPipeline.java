@@ -3,6 +3,8 @@ package io.hcwatch.replay;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.Incident;
+import io.hcwatch.topology.IncidentProcessor;
 import io.hcwatch.topology.IngestProcessor;
 import io.hcwatch.topology.MonitorOutput;
 import io.hcwatch.topology.MonitorProcessor;
@@ -48,12 +50,25 @@ public final class ReplayPipeline {
 
     /** @param stores where each processor keeps its state (a benchmark may measure what they would write) */
     public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<DeadLetter> deadLetters, ReplayStores stores) {
+        this(config, alerts, i -> { }, deadLetters, stores);
+    }
+
+    /** @param incidents the incident pages, made from the alerts in the order the monitors send them, as live */
+    public ReplayPipeline(TopologyConfig config, Consumer<Alert> alerts, Consumer<Incident> incidents, Consumer<DeadLetter> deadLetters,
+                          ReplayStores stores) {
         if (config.liveClock()) {
             throw new IllegalArgumentException("replay runs on event time only; build its config with liveClock=false");
         }
         Stages stages = new Stages(config);
+        ReplayContext<String, Incident> incidentContext = new ReplayContext<>(r -> incidents.accept(r.value()));
+        incidentContext.addStore(IncidentProcessor.STORE, keep(stores.store(IncidentProcessor.STORE, TopologyFactory.incidentCodec())));
+        IncidentProcessor incidentBooks = new IncidentProcessor();
+        incidentBooks.init(incidentContext);
         Consumer<Record<String, MonitorOutput>> toAlerts = r -> {
-            r.value().alerts().forEach(alerts);
+            for (Alert a : r.value().alerts()) {
+                alerts.accept(a);
+                incidentBooks.process(new Record<>(a.getDedupKey(), a, r.timestamp()));
+            }
             r.value().deadLetters().forEach(deadLetters);
         };
         fleetContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLEET_STORE, TopologyFactory.fleetCodec())),

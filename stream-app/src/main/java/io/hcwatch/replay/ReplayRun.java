@@ -2,6 +2,7 @@ package io.hcwatch.replay;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.config.Settings;
 import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.LogDates;
@@ -49,6 +50,11 @@ public final class ReplayRun {
 
     /** Runs to the end; alerts come back sorted by event time. Throws UncheckedIOException on an unreadable file. */
     public List<Alert> run(Consumer<DeadLetter> deadLetters, ReplaySummary summary) {
+        return run(deadLetters, summary, i -> { });
+    }
+
+    /** As {@link #run(Consumer, ReplaySummary)}, and hands each incident page to {@code incidents} as it is made. */
+    public List<Alert> run(Consumer<DeadLetter> deadLetters, ReplaySummary summary, Consumer<Incident> incidents) {
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://hcwatch-replay");
         Map<Source, Decoder> standard = Decoders.standard(Topics.defaults(), serde, dates);
         Map<Source, Remembering> decoders = new EnumMap<>(Source.class);
@@ -62,7 +68,11 @@ public final class ReplayRun {
                     alerts.add(a);
                     summary.alert(a.getType(), a.getStatus().name());
                 },
-                deadLetters);
+                i -> {
+                    summary.incident(i.getChange().name());
+                    incidents.accept(i);
+                },
+                deadLetters, ReplayStores.DETACHED);
         PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparingLong((Head h) -> h.eventTime).thenComparingLong(h -> h.order));
         List<FileCursor> cursors = new ArrayList<>();
         try {

@@ -13,6 +13,8 @@ public final class ReplaySummary {
     final Map<Source, long[]> counts = new EnumMap<>(Source.class);
     final Map<String, Long> alertsByType = new TreeMap<>();
     long alerts;
+    /** Incident pages by change (opened, updated, resolved). */
+    final Map<String, Long> incidentPages = new TreeMap<>();
 
     void read(Source s) {
         counts.computeIfAbsent(s, k -> new long[4])[0]++;
@@ -25,6 +27,15 @@ public final class ReplaySummary {
     void alert(String type, String status) {
         alerts++;
         alertsByType.merge(type + " (" + status + ")", 1L, Long::sum);
+    }
+
+    void incident(String change) {
+        incidentPages.merge(change, 1L, Long::sum);
+    }
+
+    /** Incident pages by change: opened, updated, resolved. */
+    public Map<String, Long> incidentPages() {
+        return incidentPages;
     }
 
     public long read(Source s, int index) {
@@ -52,5 +63,8 @@ public final class ReplaySummary {
         counts.forEach((s, c) -> out.printf("  %-11s %10d %10d %10d %10d%n", s.id(), c[0], c[1], c[2], c[3]));
         out.printf("alerts: %d%n", alerts);
         alertsByType.forEach((t, n) -> out.printf("  %-45s %6d%n", t, n));
+        out.printf("incidents: %d opened, %d pages%n", incidentPages.getOrDefault("opened", 0L),
+                incidentPages.values().stream().mapToLong(Long::longValue).sum());
+        incidentPages.forEach((c, n) -> out.printf("  %-45s %6d%n", c, n));
     }
 }

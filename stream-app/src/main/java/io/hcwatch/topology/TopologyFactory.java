@@ -2,13 +2,17 @@ package io.hcwatch.topology;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.config.Settings;
 import io.hcwatch.detect.feed.FeedState;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.flood.FloodState;
 import io.hcwatch.detect.slots.HostState;
+import io.hcwatch.incident.IncidentBook;
+import io.hcwatch.incident.IncidentScope;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Routed.Destination;
+import io.hcwatch.topology.state.JsonStateCodec;
 import io.hcwatch.topology.state.MonitoredCodec;
 import io.hcwatch.topology.state.StateCodec;
 import io.hcwatch.topology.state.StateMigrations;
@@ -37,8 +41,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * Builds hcwatch's Kafka Streams topology. Per input topic: decode, dead-letter what does not
  * decode, sum access logs per second; then one repartition per monitor (target groups, HAProxy
  * hosts, client scopes, feeds) and the monitors, whose alerts go to the alerts topic keyed by
- * dedup_key. Every processor, store and internal topic is named, so names stay stable across
- * versions and the topology can run with {@code ensure.explicit.internal.resource.naming}.
+ * dedup_key, and, re-keyed by incident, to the incident books, whose pages go to the incidents topic.
+ * Every processor, store and internal topic is named, so names stay stable across versions and the
+ * topology can run with {@code ensure.explicit.internal.resource.naming}.
  */
 public final class TopologyFactory {
 
@@ -115,8 +120,14 @@ public final class TopologyFactory {
                 .merge(repartition(toMonitors.get(Destination.FEED), "feed", envelopes)
                         .process(stages::feed, Named.as("monitor-feed"), FEED_STORE, MonitorProcessor.clockStore(FEED_STORE)),
                         Named.as("merge-alerts-feed"));
-        monitorOut.flatMapValues(MonitorOutput::alerts, Named.as("monitor-alerts"))
-                .to(config.topics().alerts(), Produced.with(Serdes.String(), alertSerde).withName("write-alerts"));
+        KStream<String, Alert> alerts = monitorOut.flatMapValues(MonitorOutput::alerts, Named.as("monitor-alerts"));
+        alerts.to(config.topics().alerts(), Produced.with(Serdes.String(), alertSerde).withName("write-alerts"));
+        // every member of one incident to one task: an incident's scope spans monitors (a frontend's hosts and its floods)
+        alerts.selectKey((k, a) -> IncidentScope.of(a).key(), Named.as("incident-key"))
+                .repartition(Repartitioned.<String, Alert>as("incident-alerts").withKeySerde(Serdes.String()).withValueSerde(alertSerde))
+                .process(IncidentProcessor::new, Named.as("incidents"), IncidentProcessor.STORE)
+                .to(config.topics().incidents(), Produced.with(Serdes.String(), SpecificAvroSerde.forValues(Incident.class,
+                        config.serdeConfig())).withName("write-incidents"));
         // what a monitor failed on, so a bad key is reported instead of replacing the stream thread
         monitorOut.flatMapValues(MonitorOutput::deadLetters, Named.as("monitor-dead-letters"))
                 .to(config.topics().deadLetters(), Produced.with(Serdes.String(), deadLetterSerde)
@@ -135,6 +146,7 @@ public final class TopologyFactory {
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, hostCodec()));
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLOOD_STORE, floodCodec()));
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(FEED_STORE, feedCodec()));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(IncidentProcessor.STORE, incidentCodec()));
         for (String monitorStore : new String[] {FLEET_STORE, HOST_STORE, FLOOD_STORE, FEED_STORE}) {
             builder.addStateStore(WriteBehindStoreBuilder.inMemory(MonitorProcessor.clockStore(monitorStore), clockCodec()));
         }
@@ -148,6 +160,11 @@ public final class TopologyFactory {
     /** The codec of a monitor's clock store: its header and held records. */
     public static StateCodec<?> clockCodec() {
         return new SavedClock.Codec();
+    }
+
+    /** Incident books are plain beans, kept as JSON like detector state. */
+    public static StateCodec<IncidentBook> incidentCodec() {
+        return new JsonStateCodec<>(IncidentBook.class);
     }
 
     public static MonitoredCodec<FleetState> fleetCodec() {

@@ -68,7 +68,7 @@ class DashboardPictureIT {
             for (Source s : Source.values()) {
                 names.add(topics.input(s));
             }
-            names.addAll(List.of(topics.alerts(), topics.deadLetters(), "alerts-dlq"));
+            names.addAll(List.of(topics.alerts(), topics.incidents(), topics.deadLetters(), "alerts-dlq"));
             kafka.createTopics(1, names);
             Properties app = new Properties();
             app.setProperty("bootstrap.servers", kafka.bootstrapServers());

@@ -63,7 +63,7 @@ class ObservabilityIT {
             names.add(topics.input(s));
         }
         // one partition each: a multi-partition backlog read at once interleaves event times beyond the grace period
-        names.addAll(List.of(topics.alerts(), topics.deadLetters(), "alerts-dlq"));
+        names.addAll(List.of(topics.alerts(), topics.incidents(), topics.deadLetters(), "alerts-dlq"));
         kafka.createTopics(1, names);
 
         Properties app = new Properties();

@@ -75,7 +75,7 @@ class ReadinessIT {
             for (Source s : Source.values()) {
                 names.add(topics.input(s));
             }
-            names.addAll(List.of(topics.alerts(), topics.deadLetters()));
+            names.addAll(List.of(topics.alerts(), topics.incidents(), topics.deadLetters()));
             broker.createTopics(1, names);
             try (StreamApp app = new StreamApp(StreamAppConfig.from(config(broker.bootstrapServers(), "hcwatch-readiness-it")))) {
                 app.start();

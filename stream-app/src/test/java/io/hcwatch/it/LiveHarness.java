@@ -2,6 +2,7 @@ package io.hcwatch.it;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
@@ -49,7 +50,7 @@ final class LiveHarness implements AutoCloseable {
         registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start();
         List<String> inputs = new ArrayList<>(topics.inputs().values());
         kafka.createTopics(inputPartitions, inputs);
-        kafka.createTopics(3, topics.alerts(), topics.deadLetters());
+        kafka.createTopics(3, topics.alerts(), topics.incidents(), topics.deadLetters());
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "linger.ms", 5,
                 "batch.size", 262144, "compression.type", "lz4"), new ByteArraySerializer(), new ByteArraySerializer());
         try {
@@ -114,6 +115,11 @@ final class LiveHarness implements AutoCloseable {
 
     TopicReader<Alert> alerts() {
         return reader(topics.alerts(), SpecificAvroSerde.forValues(Alert.class, Map.of("schema.registry.url", registry.url()))
+                .deserializer());
+    }
+
+    TopicReader<Incident> incidents() {
+        return reader(topics.incidents(), SpecificAvroSerde.forValues(Incident.class, Map.of("schema.registry.url", registry.url()))
                 .deserializer());
     }
 

@@ -8,8 +8,10 @@ import io.hcwatch.app.StreamAppConfig;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.config.Settings;
 import io.hcwatch.replay.ReplayPipeline;
+import io.hcwatch.replay.ReplayStores;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
@@ -41,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * hcwatch on a real broker through crashes, hostile input, disorder and scale-out. Each test
- * compares what reached the alerts topic with what must reach it.
+ * compares what reached the alerts topic, and the incidents topic, with what must reach them.
  */
 class ReliabilityIT {
 
@@ -110,6 +112,16 @@ class ReliabilityIT {
                     assertThat(ofKey.stream().filter(a -> a.getStatus() == AlertStatus.resolved)).hasSize(1);
                     if (g.equals("exactly_once_v2")) {
                         assertThat(ofKey).as("exactly once: no notification twice").doesNotHaveDuplicates();
+                    }
+                }
+                try (LiveHarness.TopicReader<Incident> incidents = h.incidents()) {
+                    Awaitility.await().atMost(WAIT).until(() -> IncidentOutcomes.caughtUp(seen, incidents.poll()));
+                    for (int f = 0; f < FLEETS; f++) {
+                        String key = "target_group/tg-" + f;
+                        List<Incident> ofKey = incidents.poll().stream().filter(i -> i.getIncidentKey().equals(key)).toList();
+                        assertThat(ofKey.stream().map(Incident::getIncidentId).distinct()).as("one incident for %s across the crash", key)
+                                .hasSize(1);
+                        assertThat(ofKey.get(ofKey.size() - 1).getChange()).isEqualTo(io.hcwatch.avro.v1.IncidentChange.resolved);
                     }
                 }
                 assertThat(dead.poll()).isEmpty();
@@ -231,7 +243,8 @@ class ReliabilityIT {
                                                  List<Telemetry> input, Predicate<List<Alert>> done, Duration wait)
             throws Exception {
         List<StreamApp> apps = new ArrayList<>();
-        try (LiveHarness.TopicReader<Alert> alerts = h.alerts()) {
+        try (LiveHarness.TopicReader<Alert> alerts = h.alerts();
+             LiveHarness.TopicReader<Incident> incidents = h.incidents()) {
             for (int i = 0; i < instances; i++) {
                 Map<String, String> cfg = new HashMap<>(guarantee("at_least_once"));
                 cfg.putAll(config);
@@ -243,14 +256,18 @@ class ReliabilityIT {
             Awaitility.await().atMost(WAIT).until(() -> apps.stream().allMatch(StreamApp::isReady));
             h.produce(input);
             try {
-                Awaitility.await().atMost(wait).until(() -> done.test(alerts.poll()));
+                Awaitility.await().atMost(wait).until(() -> done.test(alerts.poll())
+                        && IncidentOutcomes.caughtUp(alerts.poll(), incidents.poll()));
             } catch (org.awaitility.core.ConditionTimeoutException e) {
-                throw new AssertionError("alerts so far: " + summarize(alerts.poll()) + "; app states: "
+                throw new AssertionError("alerts so far: " + summarize(alerts.poll()) + "; incidents so far: "
+                        + IncidentOutcomes.summarize(incidents.poll()) + "; app states: "
                         + apps.stream().map(a -> a.state().toString()).toList() + "; records: "
                         + apps.get(0).registry().find("hcwatch.records").counters().stream()
                         .map(c -> c.getId().getTags() + "=" + c.count()).toList(), e);
             }
-            return summarize(alerts.poll());
+            Map<String, List<String>> outcome = new TreeMap<>(summarize(alerts.poll()));
+            outcome.putAll(IncidentOutcomes.summarize(incidents.poll()));
+            return outcome;
         } finally {
             apps.forEach(StreamApp::close);
         }
@@ -285,7 +302,8 @@ class ReliabilityIT {
                 Decoders.standard(Topics.defaults(), serde, Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)), serde,
                 new SimpleMeterRegistry(), false);
         List<Alert> alerts = new ArrayList<>();
-        ReplayPipeline pipeline = new ReplayPipeline(config, alerts::add, d -> { });
+        List<Incident> incidents = new ArrayList<>();
+        ReplayPipeline pipeline = new ReplayPipeline(config, alerts::add, incidents::add, d -> { }, ReplayStores.DETACHED);
         List<Telemetry> ordered = new ArrayList<>(input);
         ordered.sort(Comparator.comparingLong(Telemetry::eventTime));
         long line = 0;
@@ -293,9 +311,11 @@ class ReliabilityIT {
             pipeline.feed(t.source(), t.value(), t.eventTime(), "reliability", ++line);
         }
         pipeline.finish();
-        Map<String, List<String>> summary = summarize(alerts);
+        Map<String, List<String>> summary = new TreeMap<>(summarize(alerts));
         assertThat(summary.keySet()).as("replay raises the incident's correlated failures").filteredOn(k -> k.startsWith("correlated_failure/"))
                 .hasSize(FLEETS);
+        summary.putAll(IncidentOutcomes.summarize(incidents));
+        assertThat(summary.keySet()).as("one incident per fleet").filteredOn(k -> k.startsWith("incident:target_group/")).hasSize(FLEETS);
         return summary;
     }
 

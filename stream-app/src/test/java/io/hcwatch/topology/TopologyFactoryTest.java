@@ -7,6 +7,8 @@ import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.CheckOutcome;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.Incident;
+import io.hcwatch.avro.v1.IncidentChange;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.config.Settings;
 import io.hcwatch.input.Check;
@@ -37,6 +39,7 @@ class TopologyFactoryTest {
     private TestInputTopic<byte[], byte[]> health;
     private TestOutputTopic<String, Alert> alerts;
     private TestOutputTopic<String, DeadLetter> deadLetters;
+    private TestOutputTopic<String, Incident> incidents;
     private SpecificAvroSerde<HealthCheckResult> healthSerde;
 
     @BeforeEach
@@ -58,6 +61,8 @@ class TopologyFactoryTest {
         healthSerde = SpecificAvroSerde.forValues(HealthCheckResult.class, serdeConfig);
         alerts = driver.createOutputTopic("alerts", Serdes.String().deserializer(),
                 SpecificAvroSerde.forValues(Alert.class, serdeConfig).deserializer());
+        incidents = driver.createOutputTopic("incidents", Serdes.String().deserializer(),
+                SpecificAvroSerde.forValues(Incident.class, serdeConfig).deserializer());
         deadLetters = driver.createOutputTopic("telemetry-dlq", Serdes.String().deserializer(),
                 SpecificAvroSerde.forValues(DeadLetter.class, serdeConfig).deserializer());
     }
@@ -99,6 +104,14 @@ class TopologyFactoryTest {
         assertThat(out).allSatisfy(r -> assertThat(r.key()).isEqualTo("correlated_failure/prod-web-tg"));
         assertThat(out.get(0).getValue().getRunbookUrl()).endsWith("/runbooks/correlated-failure.md");
         assertThat(deadLetters.isEmpty()).isTrue();
+
+        List<org.apache.kafka.streams.test.TestRecord<String, Incident>> pages = incidents.readRecordsToList();
+        assertThat(pages).extracting(r -> r.getValue().getChange()).containsExactly(IncidentChange.opened, IncidentChange.resolved);
+        assertThat(pages).allSatisfy(r -> assertThat(r.key()).isEqualTo("target_group/prod-web-tg"));
+        assertThat(pages).extracting(r -> r.getValue().getEventTime())
+                .containsExactly(out.get(0).getValue().getEventTime(), out.get(1).getValue().getEventTime());
+        assertThat(pages.get(1).getValue().getMembers()).singleElement()
+                .satisfies(m -> assertThat(m.getDedupKey()).isEqualTo("correlated_failure/prod-web-tg"));
     }
 
     @Test

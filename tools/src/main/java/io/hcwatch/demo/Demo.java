@@ -114,7 +114,7 @@ public final class Demo {
                     names.add(topics.input(s));
                 }
             }
-            names.addAll(List.of(topics.alerts(), topics.deadLetters(), ALERTS_DLQ));
+            names.addAll(List.of(topics.alerts(), topics.incidents(), topics.deadLetters(), ALERTS_DLQ));
             broker.createTopics(1, names, Map.of("retention.ms", "-1"));
             broker.createTopics(1, List.of(topics.input(Source.CONFIG)), Map.of("cleanup.policy", "compact"));
             console.step("Kafka (KRaft, in this JVM) on " + broker.bootstrapServers() + "; topics " + String.join(", ", names)

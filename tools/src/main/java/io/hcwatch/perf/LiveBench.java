@@ -104,7 +104,7 @@ public final class LiveBench {
              SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start()) {
             List<String> inputs = new ArrayList<>(TOPICS.inputs().values());
             broker.createTopics(partitions, inputs);
-            broker.createTopics(partitions, List.of(TOPICS.alerts(), TOPICS.deadLetters(), "passthrough-out", STATS_TOPIC));
+            broker.createTopics(partitions, List.of(TOPICS.alerts(), TOPICS.incidents(), TOPICS.deadLetters(), "passthrough-out", STATS_TOPIC));
             out.printf("live benchmark: %,d records into %d input partitions per topic, %d instance(s) of each app,"
                             + " broker and apps in one JVM on %d cores%n",
                     records, partitions, instances, Runtime.getRuntime().availableProcessors());

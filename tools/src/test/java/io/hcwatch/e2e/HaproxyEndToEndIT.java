@@ -132,7 +132,7 @@ class HaproxyEndToEndIT {
         }
         kafka.createTopics(1, inputs);
         kafka.createTopics(1, List.of(topics.input(Source.CONFIG)), Map.of("cleanup.policy", "compact"));
-        kafka.createTopics(1, topics.alerts(), topics.deadLetters());
+        kafka.createTopics(1, topics.alerts(), topics.incidents(), topics.deadLetters());
 
         for (int i = 0; i < 3; i++) {
             backendPorts[i] = freePort();

@@ -76,6 +76,7 @@ class AlbToAlertsIT {
         registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start();
         List<String> names = new ArrayList<>(topics.inputs().values());
         names.add(topics.alerts());
+        names.add(topics.incidents());
         names.add(topics.deadLetters());
         kafka.createTopics(1, names);
 

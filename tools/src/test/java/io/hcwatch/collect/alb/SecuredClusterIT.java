@@ -117,6 +117,7 @@ class SecuredClusterIT {
         Topics topics = Topics.defaults();
         List<String> names = new ArrayList<>(topics.inputs().values());
         names.add(topics.alerts());
+        names.add(topics.incidents());
         names.add(topics.deadLetters());
         names.add("alerts-dlq");
         kafka.createTopics(1, names);

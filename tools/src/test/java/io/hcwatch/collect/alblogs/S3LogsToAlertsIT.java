@@ -220,7 +220,7 @@ class S3LogsToAlertsIT {
                 names.add(topics.input(s));
             }
         }
-        names.addAll(List.of(topics.alerts(), topics.deadLetters()));
+        names.addAll(List.of(topics.alerts(), topics.incidents(), topics.deadLetters()));
         kafka.createTopics(1, names, Map.of("retention.ms", "-1"));
         kafka.createTopics(1, List.of(topics.input(Source.CONFIG)), Map.of("cleanup.policy", "compact"));
         SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start();

@@ -1,0 +1,52 @@
+package io.hcwatch.incident;
+
+import io.hcwatch.avro.v1.Alert;
+import java.util.List;
+
+/**
+ * The causality table that orders an incident's members: the first row a member matches gives its
+ * rank (lower is nearer the cause) and role. The incident's headline is its best-ranked member, so an
+ * on-call engineer reads the cause first. docs/contract.md ("Incidents") shows the same table.
+ */
+public final class CausalRank {
+
+    /** One row: alert type, the diagnosis it must carry (null: any), its role. */
+    public record Row(String type, String diagnosis, Role role) {
+        boolean matches(Alert alert) {
+            return type.equals(alert.getType()) && (diagnosis == null || diagnosis.equals(alert.getDetails().get("diagnosis")));
+        }
+    }
+
+    public static final List<Row> TABLE = List.of(
+            new Row("health_check_config_risk", null, Role.CAUSE),
+            new Row("client_flood", null, Role.CAUSE),
+            new Row("correlated_failure", "shared_dependency_deep_check", Role.CAUSE),
+            new Row("zonal_failure", null, Role.CAUSE),
+            new Row("correlated_failure", "zonal", Role.CAUSE),
+            new Row("gray_failure", null, Role.CAUSE),
+            new Row("telemetry_gap", null, Role.CAUSE),
+            new Row("health_latency_headroom", null, Role.MECHANISM),
+            new Row("correlated_failure", null, Role.MECHANISM),
+            new Row("socket_slot_exhaustion", null, Role.MECHANISM),
+            new Row("replacement_churn", null, Role.MECHANISM),
+            new Row("fail_open_routing", null, Role.IMPACT),
+            new Row("no_healthy_targets", null, Role.IMPACT),
+            new Row("dns_failover", null, Role.IMPACT));
+
+    private CausalRank() {
+    }
+
+    /** The alert's rank: its row's index, or after every row for a type the table does not know. */
+    public static int rank(Alert alert) {
+        for (int i = 0; i < TABLE.size(); i++) {
+            if (TABLE.get(i).matches(alert)) {
+                return i;
+            }
+        }
+        return TABLE.size();
+    }
+
+    public static Role role(int rank) {
+        return rank < TABLE.size() ? TABLE.get(rank).role() : Role.IMPACT;
+    }
+}
