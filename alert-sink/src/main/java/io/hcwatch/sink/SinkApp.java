@@ -6,12 +6,12 @@ import io.hcwatch.cluster.ClusterLogin;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.retry.ExponentialBackoff;
+import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.consume.AlertConsumer;
 import io.hcwatch.sink.consume.AlertRecordHandler;
 import io.hcwatch.sink.consume.DeadLetterWriter;
-import io.hcwatch.sink.consume.RegistryOutage;
 import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.JsonLinesNotifier;
@@ -58,6 +58,8 @@ public final class SinkApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SinkApp.class);
     public static final String DEAD_LETTER_SOURCE = "alerts";
+    public static final String REGISTRY_UNAVAILABLE = "hcwatch.sink.registry.unavailable";
+    public static final String REGISTRY_WAITING = "alerts wait, nothing is committed or dead-lettered";
 
     private final SinkConfig config;
     private final Router router;
@@ -121,7 +123,7 @@ public final class SinkApp implements AutoCloseable {
         ClusterLogin.verifyEach(List.of(consumerConfig(), producerConfig()), "hcwatch-alert-sink");
         processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
         DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks(), blocked);
-        registryOutage = new RegistryOutage(clock, registry);
+        registryOutage = new RegistryOutage(clock, registry, REGISTRY_UNAVAILABLE, REGISTRY_WAITING);
         producer = new KafkaProducer<>(producerConfig());
         processMetrics.add(new KafkaClientMetrics(producer, List.of(), processMetrics.scheduler(), processMetrics.kafkaRefresh()));
         SpecificAvroSerializer<DeadLetter> deadLetterSerializer = new SpecificAvroSerializer<>();

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.retry.ExponentialBackoff;
 import io.hcwatch.sink.consume.AlertRecordHandler;
 import io.hcwatch.sink.consume.DeadLetterWriter;
-import io.hcwatch.sink.consume.RegistryOutage;
 import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.ManualClock;
@@ -91,7 +91,8 @@ class RoutingKeySecrecyTest {
         alertReader.configure(Map.of("schema.registry.url", SCHEMA_REGISTRY), false);
         AlertRecordHandler handler = new AlertRecordHandler(alertReader, List.of(notifier),
                 new DeadLetterWriter(producer, letters, "alerts-dlq", "alerts", clock, Duration.ofSeconds(5)),
-                new DeliveryMetrics(registry), new RegistryOutage(clock, registry), clock);
+                new DeliveryMetrics(registry),
+                new RegistryOutage(clock, registry, SinkApp.REGISTRY_UNAVAILABLE, SinkApp.REGISTRY_WAITING), clock);
 
         // A 503 then a 400 whose body quotes the key: retried, then dead-lettered.
         handler.handle(new ConsumerRecord<>("alerts", 0, 7L, "k".getBytes(StandardCharsets.UTF_8),

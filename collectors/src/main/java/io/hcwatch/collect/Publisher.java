@@ -1,5 +1,6 @@
 package io.hcwatch.collect;
 
+import io.hcwatch.serde.SchemaRegistryUnavailableException;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -99,6 +100,9 @@ public final class Publisher implements AutoCloseable {
             value = encoder.encode(topic, record);
         } catch (SerializationException e) {
             fail(topic, "serialize", describe(e), onFailure);
+            return;
+        } catch (SchemaRegistryUnavailableException e) {
+            fail(topic, "unavailable", describe(e), onFailure);
             return;
         }
         try {

@@ -1,5 +1,8 @@
 package io.hcwatch.serde;
 
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+
 /** Configuration keys of the wire-format serdes, named as Confluent's serializers name them. */
 public final class SerdeConfig {
 
@@ -33,6 +36,21 @@ public final class SerdeConfig {
     public static final String LATEST_CACHE_TTL_MS = "schema.registry.latest.cache.ttl.ms";
 
     public static final String MOCK_SCHEME = "mock://";
+
+    /**
+     * A {@link RegistryWait} object (not a string): serdes configured with one wait out a registry
+     * outage instead of throwing {@link SchemaRegistryUnavailableException}.
+     */
+    public static final String REGISTRY_WAIT = "hcwatch.registry.wait";
+
+    /** The {@link RegistryWait} in {@code configs}, or null. */
+    static RegistryWait registryWait(Map<String, ?> configs) {
+        Object wait = configs.get(REGISTRY_WAIT);
+        if (wait != null && !(wait instanceof RegistryWait)) {
+            throw new ConfigException(REGISTRY_WAIT, wait, "must be a RegistryWait object");
+        }
+        return (RegistryWait) wait;
+    }
 
     private SerdeConfig() {
     }

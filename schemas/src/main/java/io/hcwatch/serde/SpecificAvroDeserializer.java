@@ -28,6 +28,7 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
     private final Schema readerSchema;
     private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
     private SchemaRegistryClient registry;
+    private RegistryWait registryWait;
 
     public SpecificAvroDeserializer(Class<T> type) {
         this(type, null);
@@ -44,6 +45,7 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
         if (registry == null) {
             registry = SchemaRegistries.fromConfig(configs);
         }
+        registryWait = SerdeConfig.registryWait(configs);
     }
 
     @Override
@@ -57,11 +59,8 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
         int id = WireFormat.schemaId(data);
         SpecificDatumReader<T> reader;
         try {
-            reader = readers.computeIfAbsent(id, this::readerFor);
+            reader = registryWait == null ? reader(id, topic) : registryWait.call(() -> reader(id, topic));
         } catch (SchemaRegistryException e) {
-            if (e.isUnavailable()) {
-                throw new SchemaRegistryUnavailableException(id, topic, e);
-            }
             throw new SerializationException("could not decode " + type.getSimpleName() + " with writer schema "
                     + id + " from topic " + topic + ": " + e.getMessage(), e);
         }
@@ -84,6 +83,17 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
             }
             throw new SerializationException("could not decode " + type.getSimpleName() + " with writer schema "
                     + id + " from topic " + topic + ": " + e.getMessage(), e);
+        }
+    }
+
+    private SpecificDatumReader<T> reader(int id, String topic) {
+        try {
+            return readers.computeIfAbsent(id, this::readerFor);
+        } catch (SchemaRegistryException e) {
+            if (e.isUnavailable()) {
+                throw new SchemaRegistryUnavailableException(id, topic, e);
+            }
+            throw e;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.hcwatch.serde;
 
 import io.hcwatch.registry.SchemaRegistryClient;
+import io.hcwatch.registry.SchemaRegistryException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
@@ -22,6 +23,7 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
     private final Map<String, Integer> idBySubject = new ConcurrentHashMap<>();
     private final Map<Schema, SpecificDatumWriter<T>> writers = new ConcurrentHashMap<>();
     private SchemaRegistryClient registry;
+    private RegistryWait registryWait;
     private boolean autoRegister = true;
     private boolean isKey;
 
@@ -38,6 +40,7 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
         if (registry == null) {
             registry = SchemaRegistries.fromConfig(configs);
         }
+        registryWait = SerdeConfig.registryWait(configs);
         Object auto = configs.get(SerdeConfig.AUTO_REGISTER_SCHEMAS);
         if (auto != null) {
             autoRegister = Boolean.parseBoolean(auto.toString());
@@ -54,7 +57,9 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
         }
         Schema schema = data.getSchema();
         String subject = WireFormat.subject(topic, isKey);
-        int id = idBySubject.computeIfAbsent(subject + '\0' + schema.getFullName(), k -> schemaId(subject, schema));
+        String key = subject + '\0' + schema.getFullName();
+        int id = registryWait == null ? idBySubject.computeIfAbsent(key, k -> schemaId(subject, schema))
+                : registryWait.call(() -> idBySubject.computeIfAbsent(key, k -> schemaId(subject, schema)));
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(256);
             out.write(WireFormat.MAGIC_BYTE);
@@ -74,6 +79,11 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
     private int schemaId(String subject, Schema schema) {
         try {
             return autoRegister ? registry.register(subject, schema) : registry.lookup(subject, schema).id();
+        } catch (SchemaRegistryException e) {
+            if (e.isUnavailable()) {
+                throw new SchemaRegistryUnavailableException(subject, e);
+            }
+            throw new SerializationException("could not get a schema id for subject " + subject, e);
         } catch (RuntimeException e) {
             throw new SerializationException("could not get a schema id for subject " + subject, e);
         }

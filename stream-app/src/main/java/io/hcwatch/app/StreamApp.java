@@ -3,6 +3,9 @@ package io.hcwatch.app;
 import io.hcwatch.cluster.ClusterLogin;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
+import io.hcwatch.serde.RegistryOutage;
+import io.hcwatch.serde.RegistryWait;
+import io.hcwatch.serde.SerdeConfig;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
@@ -40,6 +43,9 @@ public final class StreamApp implements AutoCloseable {
 
     public static final String STREAM_STATE = "hcwatch.stream.state";
     public static final String THREADS_REPLACED = "hcwatch.stream.threads.replaced";
+    public static final String REGISTRY_UNAVAILABLE = "hcwatch.stream.registry.unavailable";
+    /** The longest single wait for the registry: far below max.poll.interval.ms (5 min by default). */
+    static final Duration REGISTRY_MAX_WAIT = Duration.ofSeconds(15);
     private static final Logger LOG = LoggerFactory.getLogger(StreamApp.class);
 
     private final StreamAppConfig config;
@@ -52,6 +58,13 @@ public final class StreamApp implements AutoCloseable {
     private java.util.concurrent.ScheduledExecutorService lagReader;
     private ProcessMetrics processMetrics;
     private EndpointServer endpoints;
+    private final RegistryOutage registryOutage;
+    /**
+     * Ingest decoders and the alert and dead-letter serializers wait out a registry outage on the
+     * stream thread: dead-lettering the input as bad_avro would lose it, and throwing would replace
+     * the thread again and again. Only a schema not fetched before waits; the rest is cached.
+     */
+    private final RegistryWait registryWait;
 
     public StreamApp(StreamAppConfig config) {
         this(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
@@ -66,6 +79,9 @@ public final class StreamApp implements AutoCloseable {
         this.config = config;
         this.registry = registry;
         this.topologyBuilder = topology;
+        this.registryOutage = new RegistryOutage(Clock.systemUTC(), registry, REGISTRY_UNAVAILABLE,
+                "records needing a schema not fetched before wait, none is dead-lettered");
+        this.registryWait = new RegistryWait(Duration.ofMillis(500), REGISTRY_MAX_WAIT, registryOutage);
     }
 
     /** Client settings tuned for throughput at low latency on a small machine (benchmarked, see README). */
@@ -108,6 +124,7 @@ public final class StreamApp implements AutoCloseable {
     public Topology topology() {
         Map<String, Object> serde = new HashMap<>(config.serdeConfig());
         serde.putIfAbsent("schema.registry.url", config.serdeConfig().get("schema.registry.url"));
+        serde.put(SerdeConfig.REGISTRY_WAIT, registryWait);
         return topologyBuilder.apply(new TopologyConfig(config.topics(), config.settings(),
                 Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true, inputLag,
                 inputPartitions()));
@@ -163,7 +180,8 @@ public final class StreamApp implements AutoCloseable {
                     .register(registry);
         }
         if (config.metricsPort() >= 0) {
-            endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady);
+            endpoints = EndpointServer.start(config.metricsHost(), config.metricsPort(), registry, this::isReady,
+                    registryOutage::describe);
         }
         lagReader = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hcwatch-input-lag");
@@ -175,9 +193,12 @@ public final class StreamApp implements AutoCloseable {
         streams.start();
     }
 
-    /** True only while Kafka Streams is RUNNING (processing, not rebalancing or restoring). */
+    /**
+     * True only while Kafka Streams is RUNNING (processing, not rebalancing or restoring) and no
+     * stream thread waits for the Schema Registry.
+     */
     public boolean isReady() {
-        return streams != null && streams.state() == KafkaStreams.State.RUNNING;
+        return streams != null && streams.state() == KafkaStreams.State.RUNNING && !registryOutage.isOngoing();
     }
 
     /** How many state transitions Kafka Streams has made since start. */
@@ -199,6 +220,7 @@ public final class StreamApp implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        registryWait.stop();
         if (lagReader != null) {
             lagReader.shutdownNow();
             lagReader = null;

@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.parse.ParseResult;
+import io.hcwatch.serde.SchemaRegistryUnavailableException;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.WireFormat;
 import java.util.Map;
@@ -30,6 +31,9 @@ public final class AvroOrJsonDecoder<T extends SpecificRecord> {
         if (raw.length > 0 && raw[0] == WireFormat.MAGIC_BYTE) {
             try {
                 return ParseResult.ok(avro.deserialize(topicForErrors, raw));
+            } catch (SchemaRegistryUnavailableException e) {
+                // Not bad data: the registry did not answer (and the serde's RegistryWait gave up, closing).
+                throw e;
             } catch (SerializationException e) {
                 return ParseResult.rejected("bad_avro", e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
             } catch (RuntimeException e) {

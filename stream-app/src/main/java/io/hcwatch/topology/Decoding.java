@@ -2,8 +2,12 @@ package io.hcwatch.topology;
 
 import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.ParseResult;
+import io.hcwatch.serde.SchemaRegistryUnavailableException;
 
-/** The ingest's first stage: a source's decoder over one raw value, which never throws and never loses a value. */
+/**
+ * The ingest's first stage: a source's decoder over one raw value, which never loses a value and
+ * throws only when the Schema Registry it waited for is still down as the app closes.
+ */
 final class Decoding {
 
     private final Decoder decoder;
@@ -19,6 +23,10 @@ final class Decoding {
         }
         try {
             return decoder.decode(value);
+        } catch (SchemaRegistryUnavailableException e) {
+            // The value is fine; the registry was still down when the app began to close. Not
+            // dead-lettered and not committed: it is read again after the restart.
+            throw e;
         } catch (RuntimeException e) {
             return ParseResult.rejected("internal_error", "decoder failed: " + e);
         }

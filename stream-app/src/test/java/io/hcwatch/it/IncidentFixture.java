@@ -9,6 +9,7 @@ import io.hcwatch.topology.Source;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A small, deterministic correlated-failure incident as health-check JSON: 12 targets in three
@@ -27,14 +28,15 @@ final class IncidentFixture {
     }
 
     List<Telemetry> healthy(long from, long to) {
-        return checks(from, to, false);
+        return checks(from, to, false, HealthCheckResultJson::writeBytes);
     }
 
     List<Telemetry> failing(long from, long to) {
-        return checks(from, to, true);
+        return checks(from, to, true, HealthCheckResultJson::writeBytes);
     }
 
-    private List<Telemetry> checks(long from, long to, boolean failing) {
+    /** The same checks, each value written by {@code encoding} (e.g. Avro in the wire format). */
+    List<Telemetry> checks(long from, long to, boolean failing, Function<HealthCheckResult, byte[]> encoding) {
         List<Telemetry> out = new ArrayList<>();
         for (long t = from; t < to; t += 5_000) {
             for (int f = 0; f < fleets; f++) {
@@ -59,7 +61,7 @@ final class IncidentFixture {
                                     .setHealthyThreshold(3).setUnhealthyThreshold(2).build())
                             .build();
                     // docs/contract.md: health-check-results are keyed by target id
-                    out.add(new Telemetry(Source.HEALTH, ts, HealthCheckResultJson.writeBytes(r), r.getTarget()));
+                    out.add(new Telemetry(Source.HEALTH, ts, encoding.apply(r), r.getTarget()));
                 }
             }
         }

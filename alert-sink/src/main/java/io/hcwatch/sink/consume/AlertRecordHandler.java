@@ -1,6 +1,7 @@
 package io.hcwatch.sink.consume;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.SchemaRegistryUnavailableException;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;

@@ -7,11 +7,13 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
+import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.SchemaRegistryUnavailableException;
 import io.hcwatch.serde.SerdeConfig;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.Alerts;
+import io.hcwatch.sink.SinkApp;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.Notifier;
@@ -34,7 +36,8 @@ class AlertRecordHandlerTest {
     private final MockProducer<byte[], byte[]> producer =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final RegistryOutage outage = new RegistryOutage(Clock.systemUTC(), registry);
+    private final RegistryOutage outage =
+            new RegistryOutage(Clock.systemUTC(), registry, SinkApp.REGISTRY_UNAVAILABLE, SinkApp.REGISTRY_WAITING);
 
     private AlertRecordHandler handlerAnswering(DeliveryResult answer) {
         return handlerAnswering(answer, SERDE);
@@ -109,7 +112,7 @@ class AlertRecordHandlerTest {
                 .isInstanceOf(SchemaRegistryUnavailableException.class);
         assertThat(producer.history()).as("dead letters").isEmpty();
         assertThat(outage.describe()).singleElement().asString().startsWith("schema registry unavailable since ");
-        assertThat(registry.get(RegistryOutage.UNAVAILABLE).gauge().value()).isOne();
+        assertThat(registry.get(SinkApp.REGISTRY_UNAVAILABLE).gauge().value()).isOne();
 
         try (SchemaRegistryServer again = new SchemaRegistryServer(schemas, port).start()) {
             handler.handle(record);
@@ -117,7 +120,7 @@ class AlertRecordHandlerTest {
         assertThat(registry.get(DeliveryMetrics.DELIVERED).counter().count()).isOne();
         assertThat(producer.history()).isEmpty();
         assertThat(outage.describe()).isEmpty();
-        assertThat(registry.get(RegistryOutage.UNAVAILABLE).gauge().value()).isZero();
+        assertThat(registry.get(SinkApp.REGISTRY_UNAVAILABLE).gauge().value()).isZero();
     }
 
     /** Only an id the registry itself says does not exist (error code 40403) makes the alert bad data. */
