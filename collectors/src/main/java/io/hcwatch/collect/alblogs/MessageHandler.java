@@ -5,6 +5,7 @@ import io.hcwatch.collect.CollectorMetrics;
 import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Publisher;
 import io.hcwatch.collect.aws.AwsFailure;
+import io.hcwatch.observability.LogText;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -78,7 +79,7 @@ final class MessageHandler {
         } catch (S3Event.NotAnEvent e) {
             metrics.message("not_an_event");
             LOG.warn("alb-logs: message {} is not an S3 event notification ({}); dead-lettering and deleting it",
-                    message.messageId(), e.getMessage());
+                    message.messageId(), LogText.of(e.getMessage()));
             return deadLetter("alb", null, "sqs message " + message.messageId(), "not_an_event", e.getMessage(),
                     message.body().getBytes(StandardCharsets.UTF_8), null) ? Result.DELETE : Result.RETRY;
         }
@@ -104,12 +105,13 @@ final class MessageHandler {
         KeyRouter.Route route = config.router().route(ref.key());
         if (route == null) {
             metrics.object("skipped");
-            LOG.debug("alb-logs: {} matches neither alb-logs.route.access nor alb-logs.route.health; skipped", ref.uri());
+            LOG.debug("alb-logs: {} matches neither alb-logs.route.access nor alb-logs.route.health; skipped",
+                    LogText.of(ref.uri()));
             return true;
         }
         if (completions.contains(ref.id())) {
             metrics.object("duplicate");
-            LOG.info("alb-logs: {} was delivered already (completion log); not producing it again", ref.uri());
+            LOG.info("alb-logs: {} was delivered already (completion log); not producing it again", LogText.of(ref.uri()));
             return true;
         }
         Target target = route == KeyRouter.Route.HEALTH ? new Target(config.healthTopic(), "alb-health")
@@ -122,7 +124,7 @@ final class MessageHandler {
         try {
             return transfer(ref, target);
         } catch (RuntimeException | LinkageError | AssertionError e) {
-            LOG.error("alb-logs: internal error on {}", ref.uri(), e);
+            LOG.error("alb-logs: internal error on {}", LogText.of(ref.uri()), e);
             return failedByObject(ref, target, "internal error: " + e);
         }
     }
@@ -297,7 +299,7 @@ final class MessageHandler {
         } catch (IOException e) {
             // the lines are in Kafka; without the record a redelivery would produce them twice, so say so
             LOG.warn("alb-logs: {} delivered but its completion could not be recorded ({}); a redelivery would repeat it",
-                    ref.uri(), e.toString());
+                    LogText.of(ref.uri()), e.toString());
         }
         metrics.object(outcome);
         return true;
@@ -313,7 +315,7 @@ final class MessageHandler {
         if (failed.get()) {
             return retried();
         }
-        LOG.warn("alb-logs: {} dead-lettered to {} ({}: {})", where, config.dlqTopic(), reason, error);
+        LOG.warn("alb-logs: {} dead-lettered to {} ({}: {})", LogText.of(where), config.dlqTopic(), reason, LogText.of(error));
         return ref == null || complete(ref, "dead_lettered");
     }
 
