@@ -73,7 +73,8 @@ public final class EndpointServer implements AutoCloseable {
         this.routes = routes;
         this.timeouts = timeouts;
         AtomicInteger threads = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(0, MAX_CONNECTIONS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        // room above the connection limit: a thread that has released its connection may not be waiting for work yet
+        this.workers = new ThreadPoolExecutor(0, 2 * MAX_CONNECTIONS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 r -> daemon(r, "hcwatch-endpoints-" + threads.incrementAndGet()));
         this.deadlines = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "hcwatch-endpoints-deadlines"));
         this.acceptor = daemon(this::accept, "hcwatch-endpoints-accept");

@@ -41,6 +41,27 @@ class AlbLogsConfigTest {
         assertThat(c.healthTopic()).isEqualTo("alb-health-check-logs");
         assertThat(c.dlqTopic()).isEqualTo("telemetry-dlq");
         assertThat(c.s3PathStyle()).isFalse();
+        assertThat(c.limits()).isEqualTo(new ObjectLimits(1L << 30, 16L << 30, 131_072, 5));
+    }
+
+    @Test
+    void limitsAreReadInTheirUnitsAndRefusedOutsideTheirRange() {
+        Properties set = base();
+        set.setProperty("alb-logs.max-object-mib", "64");
+        set.setProperty("alb-logs.max-decompressed-mib", "640");
+        set.setProperty("alb-logs.max-line-bytes", "32768");
+        set.setProperty("alb-logs.max-attempts", "2");
+        assertThat(AlbLogsConfig.read(new ConfigReader(set), () -> null).limits())
+                .isEqualTo(new ObjectLimits(64L << 20, 640L << 20, 32_768, 2));
+
+        Properties line = base();
+        line.setProperty("alb-logs.max-line-bytes", "2000000");
+        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(line), () -> null))
+                .hasMessageStartingWith("config key 'alb-logs.max-line-bytes'");
+        Properties attempts = base();
+        attempts.setProperty("alb-logs.max-attempts", "0");
+        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(attempts), () -> null))
+                .hasMessageStartingWith("config key 'alb-logs.max-attempts'");
     }
 
     @Test
