@@ -109,6 +109,22 @@ public final class CollectorMetrics {
         OBJECT_OUTCOMES.forEach(this::objects);
     }
 
+    /** Registers {@link #lineDeadLettered} at 0 for a topic lines go to (see {@link #topicKnown}). */
+    public void deadLetteredLinesKnown(String topic) {
+        deadLetteredLines(topic);
+    }
+
+    /** {@code hcwatch_collector_dead_lettered_lines_total{topic}}: a line dead-lettered alone, the rest of its object delivered. */
+    public void lineDeadLettered(String topic) {
+        deadLetteredLines(topic).increment();
+    }
+
+    private Counter deadLetteredLines(String topic) {
+        return Counter.builder("hcwatch.collector.dead.lettered.lines").tag("topic", topic)
+                .description("Lines of log objects dead-lettered alone (over alb-logs.max-line-bytes); the rest of the object was delivered")
+                .register(registry);
+    }
+
     /** {@code hcwatch_collector_api_calls_total{api}}: one request sent to a cloud API (AWS). */
     public void apiCall(String api) {
         Counter.builder("hcwatch.collector.api.calls").tag("api", api)

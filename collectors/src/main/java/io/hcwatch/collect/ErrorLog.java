@@ -1,5 +1,6 @@
 package io.hcwatch.collect;
 
+import io.hcwatch.observability.LogText;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,7 +10,9 @@ import org.slf4j.Logger;
 /**
  * Logs a source's failures without flooding: a failure is logged when it differs from the last one
  * logged for that source, and a repeat at most once per {@code repeatEvery} (saying how many were
- * not logged). A recovery is logged once. Thread-safe.
+ * not logged). A recovery is logged once. Sources and messages carry names from input (hosts,
+ * target groups, object keys, a service's answer), so they are written escaped ({@link LogText}).
+ * Thread-safe.
  */
 public final class ErrorLog {
 
@@ -45,9 +48,9 @@ public final class ErrorLog {
             return false;
         }
         if (text.equals(e.message) && e.suppressed > 0) {
-            log.warn("{}{} ({} more times since last logged)", text, detail, e.suppressed);
+            log.warn("{}{} ({} more times since last logged)", LogText.of(text), detail, e.suppressed);
         } else {
-            log.warn("{}{}", text, detail);
+            log.warn("{}{}", LogText.of(text), detail);
         }
         e.message = text;
         e.loggedAt = now;
@@ -59,7 +62,7 @@ public final class ErrorLog {
     public synchronized void recovered(String source) {
         Entry e = bySource.remove(source);
         if (e != null) {
-            log.info("{}: working again after {} failed attempts", source, e.failures);
+            log.info("{}: working again after {} failed attempts", LogText.of(source), e.failures);
         }
     }
 }

@@ -54,6 +54,7 @@ class CollectorMetricsTest {
         metrics.apiFailed("DescribeTargetHealth", "timeout");
         metrics.topicKnown("haproxy-stats");
         metrics.objectsKnown();
+        metrics.deadLetteredLinesKnown("alb-access-logs");
         String scrape = registry.scrape();
         Set<String> used = collectorMetricNames(collectorRules());
         assertThat(used).contains("hcwatch_collector_up", "hcwatch_collector_publish_errors_total", "hcwatch_collector_objects_total");

@@ -4,10 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,9 +29,22 @@ class EndpointServerTest {
     private final EndpointServer server = EndpointServer.start("127.0.0.1", 0, registry, ready::get, notes::get);
     private final HttpClient http = HttpClient.newHttpClient();
 
+    private final List<Socket> clients = new ArrayList<>();
+
     @AfterEach
-    void stop() {
+    void stop() throws IOException {
+        for (Socket client : clients) {
+            client.close();
+        }
         server.close();
+    }
+
+    private Socket connect(EndpointServer to, String sends) throws IOException {
+        Socket client = new Socket(InetAddress.getLoopbackAddress(), to.port());
+        clients.add(client);
+        client.getOutputStream().write(sends.getBytes(StandardCharsets.US_ASCII));
+        client.getOutputStream().flush();
+        return client;
     }
 
     private HttpResponse<String> request(String method, String path) throws Exception {
@@ -77,5 +97,59 @@ class EndpointServerTest {
         assertThat(request("POST", "/health").statusCode()).isEqualTo(405);
         assertThat(request("GET", "/health/deep").statusCode()).isEqualTo(404);
         assertThat(request("GET", "/").statusCode()).isEqualTo(404);
+    }
+
+    // A liveness probe that does not answer gets the pod killed: clients that connect and say nothing, send half a
+    // request and stall, or ask for /metrics and never read it must not keep /health from answering
+    @Test
+    void healthAnswersWhileSlowAndIdleClientsHoldConnections() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            registry.counter("hcwatch.test.padding", "series", "a-long-label-value-to-make-the-scrape-large-" + i).increment();
+        }
+        for (int i = 0; i < 20; i++) {
+            connect(server, "");
+            connect(server, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+            connect(server, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        }
+        HttpClient probe = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+        HttpResponse<String> health = probe.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).isEqualTo("ok\n");
+    }
+
+    @Test
+    void aClientThatStallsInItsRequestIsDisconnectedAfterTheReadTimeout() throws Exception {
+        try (EndpointServer strict = EndpointServer.start("127.0.0.1", 0, registry, ready::get, notes::get,
+                new EndpointServer.Timeouts(Duration.ofMillis(300), Duration.ofSeconds(5)))) {
+            Socket stalled = connect(strict, "GET /health HTTP/1.1\r\n");
+            stalled.setSoTimeout(30_000);
+            InputStream in = stalled.getInputStream();
+
+            // the server closes without an answer; the 30 s is only this test's own bound
+            assertThat(in.readAllBytes()).isEmpty();
+        }
+    }
+
+    @Test
+    void aRequestHeadLargerThanAnyProbeSendsIsRefused() throws Exception {
+        Socket client = connect(server, "GET /health HTTP/1.1\r\nX-Padding: " + "p".repeat(20_000) + "\r\n\r\n");
+        client.setSoTimeout(30_000);
+
+        String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+
+        assertThat(answer).startsWith("HTTP/1.1 431 ");
+    }
+
+    @Test
+    void answersARawHttp10RequestAndClosesTheConnection() throws Exception {
+        Socket client = connect(server, "GET /health HTTP/1.0\r\n\r\n");
+        client.setSoTimeout(30_000);
+
+        String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+
+        assertThat(answer).startsWith("HTTP/1.1 200 OK\r\n").contains("Content-Length: 3\r\n").endsWith("\r\n\r\nok\n");
     }
 }

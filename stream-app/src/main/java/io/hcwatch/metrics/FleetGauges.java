@@ -5,6 +5,7 @@ import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.slots.FrontendSeconds;
 import io.hcwatch.detect.slots.HostState;
+import io.hcwatch.observability.LogText;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -174,7 +175,7 @@ public final class FleetGauges {
     private void overflow(String what, String name) {
         if (!overflowLogged) {
             overflowLogged = true;
-            LOG.warn("more than {} {}s: {} and later ones get no gauges (metrics.max-series-keys)", maxSeriesKeys, what, name);
+            LOG.warn("more than {} {}s: {} and later ones get no gauges (metrics.max-series-keys)", maxSeriesKeys, what, LogText.of(name));
         }
         dropped.increment();
     }

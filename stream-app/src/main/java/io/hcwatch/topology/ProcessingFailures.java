@@ -2,6 +2,7 @@ package io.hcwatch.topology;
 
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.metrics.PipelineMetrics;
+import io.hcwatch.observability.LogText;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.ByteBuffer;
@@ -49,7 +50,7 @@ public final class ProcessingFailures {
     public DeadLetter failed(RuntimeException e, ProcessorContext<?, ?> context, String source, String key, byte[] raw,
                              long inputTimestamp) {
         metrics.processingError(stage);
-        LOG.error("{} failed{}; skipped and dead-lettered", stage, key == null ? "" : " on key " + key, e);
+        LOG.error("{} failed{}; skipped and dead-lettered", stage, key == null ? "" : " on key " + LogText.of(key), e);
         RecordMetadata meta = context.recordMetadata().orElse(null);
         boolean fromRecord = meta != null && meta.topic() != null;
         return DeadLetter.newBuilder()

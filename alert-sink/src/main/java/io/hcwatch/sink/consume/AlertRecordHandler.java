@@ -3,6 +3,7 @@ package io.hcwatch.sink.consume;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.SchemaRegistryUnavailableException;
+import io.hcwatch.observability.LogText;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.Notifier;
@@ -72,7 +73,8 @@ public final class AlertRecordHandler {
             Duration latency = Duration.between(start, clock.instant());
             if (result instanceof DeliveryResult.Delivered) {
                 metrics.delivered(notifier.name(), alert.getType(), latency);
-                LOG.debug("{}: delivered {} {} ({} ms)", notifier.name(), alert.getStatus(), alert.getDedupKey(), latency.toMillis());
+                LOG.debug("{}: delivered {} {} ({} ms)", notifier.name(), alert.getStatus(), LogText.of(alert.getDedupKey()),
+                        latency.toMillis());
                 continue;
             }
             if (result instanceof DeliveryResult.Retryable retryable) {
@@ -85,13 +87,14 @@ public final class AlertRecordHandler {
             errors.add(notifier.name() + ": " + failure.responseBody());
         }
         if (firstReason != null) {
-            LOG.warn("dead-lettering {} {} ({}): {}", alert.getStatus(), alert.getDedupKey(), firstReason, String.join("; ", errors));
+            LOG.warn("dead-lettering {} {} ({}): {}", alert.getStatus(), LogText.of(alert.getDedupKey()), firstReason,
+                    LogText.of(String.join("; ", errors)));
             deadLetters.write(record, firstReason, String.join("; ", errors));
         }
     }
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, String reason, String error) throws InterruptedException {
-        LOG.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(), reason, error);
+        LOG.warn("dead-lettering {}-{}@{} ({}): {}", record.topic(), record.partition(), record.offset(), reason, LogText.of(error));
         metrics.deadLettered("none", reason, null);
         deadLetters.write(record, reason, error);
     }

@@ -1,6 +1,7 @@
 package io.hcwatch.sink.notify;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.observability.LogText;
 import io.hcwatch.retry.ExponentialBackoff;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -59,12 +60,12 @@ public final class RetryingNotifier implements Notifier {
             for (long retry = 1; ; retry++) {
                 Duration wait = backoff.delay((int) Math.min(retry, Integer.MAX_VALUE), random);
                 LOG.warn("{}: delivery of {} failed ({}), failing since {}; retrying in {} ms (retry {})", name(),
-                        alert.getDedupKey(), failure.detail(), held.since(), wait.toMillis(), retry);
+                        LogText.of(alert.getDedupKey()), LogText.of(failure.detail()), held.since(), wait.toMillis(), retry);
                 metrics.retried(name(), failure.statusClass());
                 sleeper.sleep(wait);
                 result = delegate.deliver(alert);
                 if (!(result instanceof DeliveryResult.Retryable again)) {
-                    LOG.info("{}: {} {} after {} retries (failing since {})", name(), outcome(result), alert.getDedupKey(),
+                    LOG.info("{}: {} {} after {} retries (failing since {})", name(), outcome(result), LogText.of(alert.getDedupKey()),
                             retry, held.since());
                     return result;
                 }

@@ -6,6 +6,7 @@ import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
 import io.hcwatch.collect.aws.ApiException;
+import io.hcwatch.observability.LogText;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -368,7 +369,7 @@ final class AlbPoller implements Runnable {
             }
             failures = 0;
             if (!gone.isEmpty()) {
-                LOG.info("alb: no longer watching target groups {} (gone from the watched load balancers)", gone);
+                LOG.info("alb: no longer watching target groups {} (gone from the watched load balancers)", LogText.of(gone));
             }
             int groups = seen.size();
             double demand = config.demandPerSecond(groups, loadBalancers);

@@ -63,6 +63,7 @@ public final class AlbLogsCollector implements AutoCloseable, Runnable {
         backoff = new Backoff(config.backoffInitial(), config.backoffMax(), () -> ThreadLocalRandom.current().nextDouble());
         metrics.hostKnown(config.queueName());
         metrics.objectsKnown();
+        List.of(config.accessTopic(), config.healthTopic()).forEach(metrics::deadLetteredLinesKnown);
         List.of(config.accessTopic(), config.healthTopic(), config.dlqTopic()).forEach(metrics::topicKnown);
         thread = new Thread(this, "hcwatch-collect-alb-logs");
         thread.setDaemon(true);

@@ -16,7 +16,7 @@ import software.amazon.awssdk.regions.Region;
 /** {@code collect alb-logs --config FILE}; collectors/README.md has the table. */
 record AlbLogsConfig(PublishConfig publish, AwsSettings aws, boolean s3PathStyle, String queueUrl, int waitSeconds,
                      int maxMessages, int retryVisibilitySeconds, KeyRouter router, Path stateFile, Duration stateRetention,
-                     int maxRawBytes, String accessTopic, String healthTopic, String dlqTopic, Duration backoffInitial,
+                     int maxRawBytes, ObjectLimits limits, String accessTopic, String healthTopic, String dlqTopic, Duration backoffInitial,
                      Duration backoffMax) {
 
     static final int DEFAULT_METRICS_PORT = 9407;
@@ -36,6 +36,7 @@ record AlbLogsConfig(PublishConfig publish, AwsSettings aws, boolean s3PathStyle
         Path state = Path.of(in.text("alb-logs.state.file", "hcwatch-alb-logs.completed"));
         Duration retention = in.millis("alb-logs.state.retention.ms", 86_400_000, 60_000, 30L * 86_400_000);
         int raw = in.integer("alb-logs.dlq.max-raw-bytes", 65_536, 0, 900_000);
+        ObjectLimits limits = ObjectLimits.read(in);
         Duration backoffInitial = in.millis("alb-logs.backoff.initial.ms", 1_000, 1, 3_600_000);
         Duration backoffMax = in.millis("alb-logs.backoff.max.ms", 60_000, 1, 3_600_000);
         if (backoffMax.compareTo(backoffInitial) < 0) {
@@ -43,7 +44,7 @@ record AlbLogsConfig(PublishConfig publish, AwsSettings aws, boolean s3PathStyle
         }
         boolean pathStyle = bool(in, "aws.s3.path-style");
         AwsSettings aws = AwsSettings.read(in, List.of("s3", "sqs"), regionChain);
-        AlbLogsConfig c = new AlbLogsConfig(publish, aws, pathStyle, queue, wait, max, retry, router, state, retention, raw,
+        AlbLogsConfig c = new AlbLogsConfig(publish, aws, pathStyle, queue, wait, max, retry, router, state, retention, raw, limits,
                 in.text("topic.alb-access-logs", "alb-access-logs"), in.text("topic.alb-health-check-logs", "alb-health-check-logs"),
                 in.text("topic.dlq", "telemetry-dlq"), backoffInitial, backoffMax);
         in.refuseUnclaimed();

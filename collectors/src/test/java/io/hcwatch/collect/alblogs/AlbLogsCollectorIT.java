@@ -76,6 +76,10 @@ class AlbLogsCollectorIT {
     }
 
     private void startCollector() {
+        startCollector(Map.of());
+    }
+
+    private void startCollector(Map<String, String> settings) {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());
         p.setProperty("format", "json");
@@ -93,6 +97,7 @@ class AlbLogsCollectorIT {
         p.setProperty("alb-logs.backoff.initial.ms", "200");
         p.setProperty("alb-logs.backoff.max.ms", "1000");
         p.setProperty("alb-logs.state.file", dir.resolve("completed").toString());
+        p.putAll(settings);
         AlbLogsConfig config = AlbLogsConfig.read(new ConfigReader(p), () -> null);
         collector = new AlbLogsCollector(config, StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDSTANDIN", "not-a-secret")));
         collector.start();
@@ -106,6 +111,39 @@ class AlbLogsCollectorIT {
                 + "\"ownerIdentity\":{\"principalId\":\"A3NL1KOZZKExample\"},\"arn\":\"arn:aws:s3:::" + BUCKET + "\"},"
                 + "\"object\":{\"key\":\"" + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("%2F", "/") + "\","
                 + "\"size\":1024,\"eTag\":\"" + etag + "\",\"sequencer\":\"0055AED6DCD90281E5\"}}}]}";
+    }
+
+    static String key(String name) {
+        return DIR + "123456789012_elasticloadbalancing_us-east-1_app.web-lb.50dc6c495c0c9188_20261202T0745Z_10.0.1.5_"
+                + name + ".log.gz";
+    }
+
+    /** {@code head}, then {@code unit} repeated {@code times} times, then {@code tail}, gzipped as it is written. */
+    static byte[] gzipRepeated(String head, String unit, long times, String tail) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] chunk = unit.repeat(Math.max(1, 65_536 / unit.length())).getBytes(StandardCharsets.UTF_8);
+        long perChunk = chunk.length / unit.length();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out, 65_536)) {
+            gz.write(head.getBytes(StandardCharsets.UTF_8));
+            for (long done = 0; done < times; done += perChunk) {
+                gz.write(chunk, 0, (int) (Math.min(perChunk, times - done) * unit.length()));
+            }
+            gz.write(tail.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private List<JsonNode> deadLetters(int atLeast) {
+        ObjectMapper json = new ObjectMapper();
+        return readAll("telemetry-dlq", atLeast).stream().map(r -> {
+            try {
+                return json.readTree(r.value());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
     }
 
     static byte[] gzip(String text) {
@@ -186,14 +224,7 @@ class AlbLogsCollectorIT {
                 .containsOnly(accessRecords.get(0).partition());
         assertThat(readAll("alb-health-check-logs", 2)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
                 .containsExactlyElementsOf(health);
-        ObjectMapper json = new ObjectMapper();
-        List<JsonNode> letters = readAll("telemetry-dlq", 2).stream().map(r -> {
-            try {
-                return json.readTree(r.value());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).toList();
+        List<JsonNode> letters = deadLetters(2);
         assertThat(letters).anySatisfy(l -> {
             assertThat(l.get("source").asText()).isEqualTo("alb");
             assertThat(l.get("reason").asText()).isEqualTo("bad_gzip");
@@ -242,5 +273,88 @@ class AlbLogsCollectorIT {
         await("delivered and deleted once Kafka takes it").atMost(Duration.ofSeconds(60)).until(() -> msg.deleted);
         assertThat(readAll("alb-access-logs", 20)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
                 .containsExactlyElementsOf(access);
+    }
+
+    @Test
+    void aHundredMegabyteLineIsDeadLetteredWithItsObjectAndTheObjectsOtherLinesAreDelivered() {
+        kafka.createTopics(1, "alb-access-logs", "alb-health-check-logs", "telemetry-dlq");
+        String key = key("longline");
+        List<String> lines = accessLines(3);
+        // 100 MB of one line, about 100 KB as S3 holds it
+        byte[] object = gzipRepeated(lines.get(0) + "\n" + lines.get(1) + "\n", "a", 100L << 20, "\n" + lines.get(2) + "\n");
+        SqsStandIn.Msg msg = sqs.send(event(key, s3.put(BUCKET, key, object)));
+        startCollector();
+
+        await("the message deleted").atMost(Duration.ofSeconds(90)).until(() -> msg.deleted);
+        assertThat(readAll("alb-access-logs", 3)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                .containsExactlyElementsOf(lines);
+        assertThat(deadLetters(1)).singleElement().satisfies(l -> {
+            assertThat(l.get("reason").asText()).isEqualTo("line_too_long");
+            assertThat(l.get("source").asText()).isEqualTo("alb");
+            assertThat(l.get("topic").asText()).isEqualTo("alb-access-logs");
+            assertThat(l.get("error").asText()).startsWith("s3://" + BUCKET + "/" + key + ": line 3 is 104857600 bytes");
+        });
+        assertThat(metric("hcwatch.collector.objects", "outcome", "delivered")).isEqualTo(1);
+    }
+
+    @Test
+    void aGzipBombAndAnObjectOverItsSizeLimitAreDeadLetteredWithTheirBucketAndKey() {
+        kafka.createTopics(1, "alb-access-logs", "alb-health-check-logs", "telemetry-dlq");
+        String bombKey = key("gzipbomb");
+        String bigKey = key("bigobject");
+        String fineKey = key("fine0001");
+        // 64 MB of lines in about 330 KB; the collector stops at 2 MiB
+        String line = accessLines(6).get(5);
+        byte[] bomb = gzipRepeated("", line + "\n", (64L << 20) / (line.length() + 1), "");
+        // plain text over 1 MiB as stored
+        byte[] big = (String.join("\n", accessLines(3_000)) + "\n").getBytes(StandardCharsets.UTF_8);
+        assertThat(bomb.length).isLessThan(1 << 20);
+        assertThat(big.length).isGreaterThan(1 << 20);
+        List<String> fine = accessLines(5);
+        SqsStandIn.Msg bombMsg = sqs.send(event(bombKey, s3.put(BUCKET, bombKey, bomb)));
+        SqsStandIn.Msg bigMsg = sqs.send(event(bigKey, s3.put(BUCKET, bigKey, big)));
+        SqsStandIn.Msg fineMsg = sqs.send(event(fineKey, s3.put(BUCKET, fineKey, gzip(String.join("\n", fine)))));
+        startCollector(Map.of("alb-logs.max-object-mib", "1", "alb-logs.max-decompressed-mib", "2"));
+
+        await("every message deleted").atMost(Duration.ofSeconds(90))
+                .until(() -> bombMsg.deleted && bigMsg.deleted && fineMsg.deleted);
+        List<JsonNode> letters = deadLetters(2);
+        assertThat(letters).hasSize(2);
+        assertThat(letters).anySatisfy(l -> {
+            assertThat(l.get("reason").asText()).isEqualTo("decompressed_too_large");
+            assertThat(l.get("error").asText()).startsWith("s3://" + BUCKET + "/" + bombKey + ": over 2097152 bytes decompressed");
+        });
+        assertThat(letters).anySatisfy(l -> {
+            assertThat(l.get("reason").asText()).isEqualTo("object_too_large");
+            assertThat(l.get("error").asText()).startsWith("s3://" + BUCKET + "/" + bigKey + ": " + big.length + " bytes");
+        });
+        // the bomb's lines that end within its first 2 MiB go out before the limit stops it
+        int beforeTheLimit = (2 << 20) / (line.length() + 1);
+        List<String> delivered = readAll("alb-access-logs", fine.size() + beforeTheLimit).stream()
+                .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+        assertThat(delivered).containsSubsequence(fine);
+        assertThat(delivered).filteredOn(line::equals).hasSize(beforeTheLimit);
+        assertThat(metric("hcwatch.collector.objects", "outcome", "dead_lettered")).isEqualTo(2);
+    }
+
+    @Test
+    void anObjectKafkaRefusesEveryTimeIsDeadLetteredAfterABoundedNumberOfAttempts() {
+        kafka.createTopics(1, "alb-health-check-logs", "telemetry-dlq");
+        // the topic takes records of up to 2,000 bytes: a 3,000-byte line is refused whatever the collector does
+        kafka.createTopics(1, List.of("alb-access-logs"), Map.of("max.message.bytes", "2000"));
+        String key = key("poison01");
+        List<String> lines = accessLines(2);
+        String object = lines.get(0) + "\n" + "b".repeat(3_000) + "\n" + lines.get(1) + "\n";
+        SqsStandIn.Msg msg = sqs.send(event(key, s3.put(BUCKET, key, gzip(object))));
+        startCollector(Map.of("alb-logs.max-attempts", "3"));
+
+        await("the poison message deleted").atMost(Duration.ofSeconds(90)).until(() -> msg.deleted);
+        assertThat(msg.receives).isEqualTo(3);
+        assertThat(deadLetters(1)).singleElement().satisfies(l -> {
+            assertThat(l.get("reason").asText()).isEqualTo("too_many_attempts");
+            assertThat(l.get("error").asText()).startsWith("s3://" + BUCKET + "/" + key + ": failed 3 times")
+                    .contains("RecordTooLargeException");
+        });
+        assertThat(metric("hcwatch.collector.objects", "outcome", "retried")).isEqualTo(2);
     }
 }

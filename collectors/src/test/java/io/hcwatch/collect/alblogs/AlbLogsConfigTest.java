@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class AlbLogsConfigTest {
 
@@ -41,23 +43,32 @@ class AlbLogsConfigTest {
         assertThat(c.healthTopic()).isEqualTo("alb-health-check-logs");
         assertThat(c.dlqTopic()).isEqualTo("telemetry-dlq");
         assertThat(c.s3PathStyle()).isFalse();
+        assertThat(c.limits()).isEqualTo(new ObjectLimits(1L << 30, 16L << 30, 131_072, 5));
     }
 
     @Test
-    void mistakesAreRefusedNamingTheKey() {
-        Properties regex = base();
-        regex.setProperty("alb-logs.route.access", "AWSLogs/(");
-        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(regex), () -> null))
-                .hasMessageStartingWith("config key 'alb-logs.route.access': is not a regular expression");
+    void limitsAreReadInTheirUnits() {
+        Properties set = base();
+        set.setProperty("alb-logs.max-object-mib", "64");
+        set.setProperty("alb-logs.max-decompressed-mib", "640");
+        set.setProperty("alb-logs.max-line-bytes", "32768");
+        set.setProperty("alb-logs.max-attempts", "2");
+        assertThat(AlbLogsConfig.read(new ConfigReader(set), () -> null).limits())
+                .isEqualTo(new ObjectLimits(64L << 20, 640L << 20, 32_768, 2));
+    }
 
-        Properties queue = base();
-        queue.setProperty("alb-logs.queue-url", "alb-logs");
-        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(queue), () -> null))
-                .hasMessageStartingWith("config key 'alb-logs.queue-url': expected the queue's URL");
-
-        Properties pathStyle = base();
-        pathStyle.setProperty("aws.s3.path-style", "yes");
-        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(pathStyle), () -> null))
-                .hasMessageStartingWith("config key 'aws.s3.path-style'");
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            alb-logs.route.access       | AWSLogs/( | config key 'alb-logs.route.access': is not a regular expression
+            alb-logs.queue-url          | alb-logs  | config key 'alb-logs.queue-url': expected the queue's URL
+            aws.s3.path-style           | yes       | config key 'aws.s3.path-style'
+            alb-logs.max-line-bytes     | 2000000   | config key 'alb-logs.max-line-bytes'
+            alb-logs.max-attempts       | 0         | config key 'alb-logs.max-attempts'
+            alb-logs.max-object-mib     | 0         | config key 'alb-logs.max-object-mib'
+            """)
+    void mistakesAreRefusedNamingTheKey(String key, String value, String message) {
+        Properties p = base();
+        p.setProperty(key, value);
+        assertThatThrownBy(() -> AlbLogsConfig.read(new ConfigReader(p), () -> null)).hasMessageStartingWith(message);
     }
 }
