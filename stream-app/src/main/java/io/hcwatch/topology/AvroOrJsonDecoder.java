@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.parse.ParseResult;
+import io.hcwatch.parse.RejectReason;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.WireFormat;
 import java.util.Map;
@@ -31,9 +32,9 @@ public final class AvroOrJsonDecoder<T extends SpecificRecord> {
             try {
                 return ParseResult.ok(avro.deserialize(topicForErrors, raw));
             } catch (SerializationException e) {
-                return ParseResult.rejected("bad_avro", e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
+                return ParseResult.rejected(RejectReason.BAD_AVRO, e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
             } catch (RuntimeException e) {
-                return ParseResult.rejected("bad_avro", "could not read the Avro value: " + e);
+                return ParseResult.rejected(RejectReason.BAD_AVRO, "could not read the Avro value: " + e);
             }
         }
         return json.apply(raw);

@@ -2,6 +2,7 @@ package io.hcwatch.topology;
 
 import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.ParseResult;
+import io.hcwatch.parse.RejectReason;
 
 /** The ingest's first stage: a source's decoder over one raw value, which never throws and never loses a value. */
 final class Decoding {
@@ -20,7 +21,7 @@ final class Decoding {
         try {
             return decoder.decode(value);
         } catch (RuntimeException e) {
-            return ParseResult.rejected("internal_error", "decoder failed: " + e);
+            return ParseResult.rejected(RejectReason.INTERNAL_ERROR, "decoder failed: " + e);
         }
     }
 }
