@@ -175,7 +175,7 @@ public final class FleetGauges {
     private void overflow(String what, String name) {
         if (!overflowLogged) {
             overflowLogged = true;
-            LOG.warn("more than {} {}s: {} and later ones get no gauges (metrics.max-series-keys)", maxSeriesKeys, what, LogText.of(name));
+            LOG.warn("more than {} {}s: {} and later ones get no gauges (a fixed limit; hcwatch_metrics_series_dropped_total counts them)", maxSeriesKeys, what, LogText.of(name));
         }
         dropped.increment();
     }

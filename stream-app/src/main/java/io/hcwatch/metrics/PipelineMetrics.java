@@ -35,7 +35,7 @@ public final class PipelineMetrics {
             RejectReason.BAD_QUOTING, RejectReason.BAD_TIMESTAMP, RejectReason.BAD_NUMBER, RejectReason.BAD_ADDRESS,
             RejectReason.UNKNOWN_TYPE, RejectReason.BAD_FIELD, RejectReason.NOT_HAPROXY, RejectReason.UNKNOWN_MESSAGE,
             RejectReason.BAD_JSON, RejectReason.MISSING_FIELD, RejectReason.BAD_ENUM, RejectReason.BAD_TYPE, RejectReason.CARDINALITY,
-            "bad_avro", "internal_error");
+            RejectReason.BAD_AVRO, RejectReason.INTERNAL_ERROR);
     private static final int MAX_KIND_LENGTH = 40;
 
     private final MeterRegistry registry;

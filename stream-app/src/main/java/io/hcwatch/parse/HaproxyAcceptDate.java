@@ -47,15 +47,4 @@ final class HaproxyAcceptDate {
                 : zone.getRules().getOffset(LocalDateTime.ofEpochSecond(local, 0, ZoneOffset.UTC)).getTotalSeconds();
         return Instant.ofEpochSecond(local - offset, millis * 1_000_000L);
     }
-
-    static void append(StringBuilder out, Instant instant, ZoneId zone) {
-        LocalDateTime t = LocalDateTime.ofInstant(instant, zone);
-        IsoInstants.appendPadded(out, t.getDayOfMonth(), 2).append('/');
-        out.append(CivilTime.MONTH_ABBREVIATIONS[t.getMonthValue() - 1]).append('/');
-        IsoInstants.appendPadded(out, t.getYear(), 4).append(':');
-        IsoInstants.appendPadded(out, t.getHour(), 2).append(':');
-        IsoInstants.appendPadded(out, t.getMinute(), 2).append(':');
-        IsoInstants.appendPadded(out, t.getSecond(), 2).append('.');
-        IsoInstants.appendPadded(out, t.getNano() / 1_000_000, 3);
-    }
 }

@@ -35,11 +35,6 @@ record HostPort(String host, int port) {
         return new HostPort(host, (int) port);
     }
 
-    /** How the address is written back: IPv6 gets brackets so the port split stays unambiguous. */
-    static String format(String host, int port) {
-        return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
-    }
-
     static int indexOf(CharSequence s, char c, int from, int to) {
         for (int i = from; i < to; i++) {
             if (s.charAt(i) == c) {

@@ -111,23 +111,4 @@ final class IsoInstants {
         return hours * 3600 + minutes * 60;
     }
 
-    /** {@code 2018-07-02T22:23:00.186641Z}: the microsecond form ALB logs use. */
-    static void appendMicros(StringBuilder out, Instant instant) {
-        LocalDateTime t = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
-        appendPadded(out, t.getYear(), 4).append('-');
-        appendPadded(out, t.getMonthValue(), 2).append('-');
-        appendPadded(out, t.getDayOfMonth(), 2).append('T');
-        appendPadded(out, t.getHour(), 2).append(':');
-        appendPadded(out, t.getMinute(), 2).append(':');
-        appendPadded(out, t.getSecond(), 2).append('.');
-        appendPadded(out, instant.getNano() / 1_000, 6).append('Z');
-    }
-
-    static StringBuilder appendPadded(StringBuilder out, int value, int width) {
-        String digits = Integer.toString(value);
-        for (int i = digits.length(); i < width; i++) {
-            out.append('0');
-        }
-        return out.append(digits);
-    }
 }

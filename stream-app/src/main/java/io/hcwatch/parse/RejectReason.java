@@ -41,6 +41,10 @@ public final class RejectReason {
     public static final String CARDINALITY = "cardinality";
     /** A JSON field holds a value of the wrong JSON type. */
     public static final String BAD_TYPE = "bad_type";
+    /** A value in the Confluent wire format whose Avro bytes do not read as the schema it names. */
+    public static final String BAD_AVRO = "bad_avro";
+    /** The decoder itself threw on the record: a bug of hcwatch's, the record kept for it. */
+    public static final String INTERNAL_ERROR = "internal_error";
 
     private RejectReason() {
     }

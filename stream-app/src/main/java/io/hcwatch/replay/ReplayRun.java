@@ -7,6 +7,7 @@ import io.hcwatch.config.Settings;
 import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.LogDates;
 import io.hcwatch.parse.ParseResult;
+import io.hcwatch.parse.RejectReason;
 import io.hcwatch.topology.Decoder;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
@@ -140,7 +141,7 @@ public final class ReplayRun {
                 try {
                     result = decoder.decode(raw);
                 } catch (RuntimeException e) {
-                    result = ParseResult.rejected("internal_error", "decoder failed: " + e);
+                    result = ParseResult.rejected(RejectReason.INTERNAL_ERROR, "decoder failed: " + e);
                 }
                 long t = -1;
                 if (result instanceof ParseResult.Ok<? extends Decoded> ok) {

@@ -2,6 +2,7 @@ package io.hcwatch.topology;
 
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.serde.SchemaRegistryUnavailableException;
+import io.hcwatch.parse.RejectReason;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.serde.WireFormat;
 import java.util.Map;
@@ -35,9 +36,9 @@ public final class AvroOrJsonDecoder<T extends SpecificRecord> {
                 // Not bad data: the registry did not answer (and the serde's RegistryWait gave up, closing).
                 throw e;
             } catch (SerializationException e) {
-                return ParseResult.rejected("bad_avro", e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
+                return ParseResult.rejected(RejectReason.BAD_AVRO, e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
             } catch (RuntimeException e) {
-                return ParseResult.rejected("bad_avro", "could not read the Avro value: " + e);
+                return ParseResult.rejected(RejectReason.BAD_AVRO, "could not read the Avro value: " + e);
             }
         }
         return json.apply(raw);

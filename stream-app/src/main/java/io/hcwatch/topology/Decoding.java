@@ -3,6 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.serde.SchemaRegistryUnavailableException;
+import io.hcwatch.parse.RejectReason;
 
 /**
  * The ingest's first stage: a source's decoder over one raw value, which never loses a value and
@@ -28,7 +29,7 @@ final class Decoding {
             // dead-lettered and not committed: it is read again after the restart.
             throw e;
         } catch (RuntimeException e) {
-            return ParseResult.rejected("internal_error", "decoder failed: " + e);
+            return ParseResult.rejected(RejectReason.INTERNAL_ERROR, "decoder failed: " + e);
         }
     }
 }

@@ -370,7 +370,7 @@ class RoundTripProperties {
                 token("-").map(id -> "i-" + id), Arbitraries.of(ALB_CHECKS),
                 maybe(Arbitraries.integers().between(0, 600_000)))
                 .as((ts, tg, hp, instance, row, latency) -> new HealthCheckResult(ts, "alb", null, tg,
-                        hp == null ? instance : HostPort.format(hp.host(), hp.port()),
+                        hp == null ? instance : LineFields.hostPort(hp.host(), hp.port()),
                         hp == null ? null : hp.host(), hp == null ? null : hp.port(), null, (CheckOutcome) row[3],
                         latency, (Integer) row[2], (TargetState) row[0], (String) row[1], null, null, null));
     }

@@ -3,6 +3,7 @@ package io.hcwatch.sink.notify;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.observability.LogText;
 import io.hcwatch.retry.ExponentialBackoff;
+import io.hcwatch.retry.Sleeper;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;

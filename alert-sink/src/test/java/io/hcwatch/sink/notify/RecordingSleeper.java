@@ -1,5 +1,6 @@
 package io.hcwatch.sink.notify;
 
+import io.hcwatch.retry.Sleeper;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

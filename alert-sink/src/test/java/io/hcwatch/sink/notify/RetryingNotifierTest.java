@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.retry.ExponentialBackoff;
+import io.hcwatch.retry.Sleeper;
 import io.hcwatch.sink.Alerts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.hcwatch.sink.notify;
 
+import io.hcwatch.retry.Sleeper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,18 +1,17 @@
 package io.hcwatch.collect.alb;
 
-import io.hcwatch.collect.Backoff;
 import io.hcwatch.collect.CollectorMetrics;
+import io.hcwatch.collect.Collector;
 import io.hcwatch.collect.CollectorServices;
 import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
-import io.hcwatch.collect.aws.ApiBudget;
 import io.hcwatch.collect.aws.AwsSettings;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.hcwatch.retry.ExponentialBackoff;
+import io.hcwatch.retry.RateLimiter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -22,7 +21,7 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalanci
  * The ALB collector: one ELBv2 client on the URLConnection HTTP client, one poll thread under a
  * request budget, one producer, and {@code /metrics}, {@code /health}, {@code /ready}.
  */
-public final class AlbCollector implements AutoCloseable {
+public final class AlbCollector implements Collector {
 
     private static final Logger LOG = LoggerFactory.getLogger(AlbCollector.class);
 
@@ -44,14 +43,14 @@ public final class AlbCollector implements AutoCloseable {
         AwsSettings aws = config.aws();
         client = aws.configure(ElasticLoadBalancingV2Client.builder().httpClient(aws.httpClient(Duration.ZERO)), "elbv2",
                 credentials, false, Duration.ZERO).build();
-        ApiBudget budget = ApiBudget.system(config.apiRate(), config.apiBurst());
+        RateLimiter budget = RateLimiter.system(config.apiRate(), config.apiBurst());
         Duration pauseCap = config.healthInterval().dividedBy(2).compareTo(config.backoffMax()) < 0
                 ? config.healthInterval().dividedBy(2) : config.backoffMax();
-        Backoff throttlePause = new Backoff(config.backoffInitial().compareTo(pauseCap) < 0 ? config.backoffInitial() : pauseCap,
-                pauseCap, () -> ThreadLocalRandom.current().nextDouble());
+        ExponentialBackoff throttlePause = new ExponentialBackoff(
+                config.backoffInitial().compareTo(pauseCap) < 0 ? config.backoffInitial() : pauseCap, pauseCap);
         ElbApi api = new ElbApi(client, budget, metrics, credentials::resolveCredentials, throttlePause::delay);
         ErrorLog errors = new ErrorLog(LoggerFactory.getLogger(AlbPoller.class), Duration.ofMinutes(1), System::nanoTime);
-        Backoff backoff = new Backoff(config.backoffInitial(), config.backoffMax(), () -> ThreadLocalRandom.current().nextDouble());
+        ExponentialBackoff backoff = new ExponentialBackoff(config.backoffInitial(), config.backoffMax());
         poller = new AlbPoller(config, api, publisher, this::topic, metrics, errors, backoff, ZoneLookup.fromTargetHealth(),
                 Clock.systemUTC());
         thread = new Thread(poller, "hcwatch-collect-alb");
@@ -71,22 +70,20 @@ public final class AlbCollector implements AutoCloseable {
         };
     }
 
-    /** Ready once a target group's health has been read. */
-    public boolean isReady() {
-        return services.anyPollSucceeded(AlbPoller.DISCOVERY);
+    @Override
+    public CollectorServices services() {
+        return services;
     }
 
-    public PrometheusMeterRegistry registry() {
-        return services.registry();
+    /** Ready once a target group's health has been read. */
+    @Override
+    public boolean isReady() {
+        return services.anyPollSucceeded(AlbPoller.DISCOVERY);
     }
 
     /** Target groups polled now, by name. */
     public List<String> targetGroups() {
         return poller == null ? List.of() : poller.targetGroups();
-    }
-
-    public int metricsPort() {
-        return services.metricsPort();
     }
 
     @Override

@@ -1,12 +1,12 @@
 package io.hcwatch.collect.alb;
 
-import io.hcwatch.collect.Backoff;
 import io.hcwatch.collect.CollectorMetrics;
 import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
 import io.hcwatch.collect.aws.ApiException;
 import io.hcwatch.observability.LogText;
+import io.hcwatch.retry.ExponentialBackoff;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -48,7 +48,7 @@ final class AlbPoller implements Runnable {
     private final Function<Outgoing.Topic, String> topics;
     private final CollectorMetrics metrics;
     private final ErrorLog errors;
-    private final Backoff backoff;
+    private final ExponentialBackoff backoff;
     private final ZoneLookup zones;
     private final Clock clock;
     private final PriorityQueue<Task> queue = new PriorityQueue<>();
@@ -58,7 +58,7 @@ final class AlbPoller implements Runnable {
     private volatile Thread thread;
 
     AlbPoller(AlbConfig config, ElbApi api, Publisher publisher, Function<Outgoing.Topic, String> topics,
-              CollectorMetrics metrics, ErrorLog errors, Backoff backoff, ZoneLookup zones, Clock clock) {
+              CollectorMetrics metrics, ErrorLog errors, ExponentialBackoff backoff, ZoneLookup zones, Clock clock) {
         this.config = config;
         this.api = api;
         this.publisher = publisher;

@@ -1,7 +1,7 @@
 package io.hcwatch.collect.alb;
 
 import io.hcwatch.collect.CollectorMetrics;
-import io.hcwatch.collect.aws.ApiBudget;
+import io.hcwatch.retry.RateLimiter;
 import io.hcwatch.collect.aws.ApiException;
 import io.hcwatch.collect.aws.AwsFailure;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ final class ElbApi {
     static final int BATCH = 20;
 
     private final ElasticLoadBalancingV2Client client;
-    private final ApiBudget budget;
+    private final RateLimiter budget;
     private final CollectorMetrics metrics;
     private final Supplier<AwsCredentials> credentials;
     private final ThrottlePauses pauses;
@@ -48,7 +48,7 @@ final class ElbApi {
 
     private int throttlesInARow;
 
-    ElbApi(ElasticLoadBalancingV2Client client, ApiBudget budget, CollectorMetrics metrics,
+    ElbApi(ElasticLoadBalancingV2Client client, RateLimiter budget, CollectorMetrics metrics,
            Supplier<AwsCredentials> credentials, ThrottlePauses pauses) {
         this.client = client;
         this.budget = budget;

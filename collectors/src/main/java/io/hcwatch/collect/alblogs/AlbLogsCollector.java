@@ -1,18 +1,17 @@
 package io.hcwatch.collect.alblogs;
 
-import io.hcwatch.collect.Backoff;
 import io.hcwatch.collect.CollectorMetrics;
+import io.hcwatch.collect.Collector;
 import io.hcwatch.collect.CollectorServices;
 import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Publisher;
 import io.hcwatch.collect.aws.AwsFailure;
 import io.hcwatch.collect.aws.AwsSettings;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.hcwatch.retry.ExponentialBackoff;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -27,7 +26,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * acknowledged; a message that could not be finished is made visible again after
  * {@code alb-logs.retry.visibility.seconds}, and the next receive waits a backoff.
  */
-public final class AlbLogsCollector implements AutoCloseable, Runnable {
+public final class AlbLogsCollector implements Collector, Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AlbLogsCollector.class);
 
@@ -41,7 +40,7 @@ public final class AlbLogsCollector implements AutoCloseable, Runnable {
     private S3Client s3;
     private CompletionLog completions;
     private MessageHandler handler;
-    private Backoff backoff;
+    private ExponentialBackoff backoff;
     private Thread thread;
     private volatile boolean stopped;
 
@@ -60,7 +59,7 @@ public final class AlbLogsCollector implements AutoCloseable, Runnable {
         completions = new CompletionLog(config.stateFile(), config.stateRetention().toMillis(), System::currentTimeMillis);
         handler = new MessageHandler(s3, publisher, config, completions, metrics, errors, credentials::resolveCredentials,
                 Clock.systemUTC());
-        backoff = new Backoff(config.backoffInitial(), config.backoffMax(), () -> ThreadLocalRandom.current().nextDouble());
+        backoff = new ExponentialBackoff(config.backoffInitial(), config.backoffMax());
         metrics.hostKnown(config.queueName());
         metrics.objectsKnown();
         List.of(config.accessTopic(), config.healthTopic()).forEach(metrics::deadLetteredLinesKnown);
@@ -170,17 +169,9 @@ public final class AlbLogsCollector implements AutoCloseable, Runnable {
         }
     }
 
-    /** Ready once the queue has answered. */
-    public boolean isReady() {
-        return services.anyPollSucceeded("");
-    }
-
-    public PrometheusMeterRegistry registry() {
-        return services.registry();
-    }
-
-    public int metricsPort() {
-        return services.metricsPort();
+    @Override
+    public CollectorServices services() {
+        return services;
     }
 
     @Override

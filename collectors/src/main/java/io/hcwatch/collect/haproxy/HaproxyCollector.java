@@ -1,12 +1,12 @@
 package io.hcwatch.collect.haproxy;
 
-import io.hcwatch.collect.Backoff;
 import io.hcwatch.collect.CollectorMetrics;
+import io.hcwatch.collect.Collector;
 import io.hcwatch.collect.CollectorServices;
 import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.hcwatch.retry.ExponentialBackoff;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -24,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * The HAProxy collector: one poller per host on a small shared pool, one producer, and
  * {@code /metrics}, {@code /health}, {@code /ready}.
  */
-public final class HaproxyCollector implements AutoCloseable {
+public final class HaproxyCollector implements Collector {
 
     private static final Logger LOG = LoggerFactory.getLogger(HaproxyCollector.class);
     /** Thread names the benchmark sums CPU over. */
@@ -60,7 +59,7 @@ public final class HaproxyCollector implements AutoCloseable {
             StatsSource source = h.socket() != null
                     ? new RuntimeApiSource(new RuntimeApiClient(h.socket(), config.timeout()))
                     : new StatsPageSource(http, h.statsUrl(), h.basicAuth(), config.timeout());
-            Backoff backoff = new Backoff(config.backoffInitial(), config.backoffMax(), () -> ThreadLocalRandom.current().nextDouble());
+            ExponentialBackoff backoff = new ExponentialBackoff(config.backoffInitial(), config.backoffMax());
             HostPoller poller = new HostPoller(h.name(), source, publisher, this::topic, metrics, errors, backoff,
                     config.pollInterval(), Clock.systemUTC(), executor, h.cfgFile() == null ? null : new CfgFile(h.cfgFile()));
             pollers.add(poller);
@@ -79,21 +78,9 @@ public final class HaproxyCollector implements AutoCloseable {
         };
     }
 
-    /**
-     * Ready once any host has answered: one HAProxy being down is a per-host matter
-     * ({@code hcwatch_collector_up{host}}), not a reason to call the collector itself unready.
-     */
-    public boolean isReady() {
-        return services.anyPollSucceeded("");
-    }
-
-    public PrometheusMeterRegistry registry() {
-        return services.registry();
-    }
-
-    /** The endpoints' port (useful with metrics.port=0), or -1. */
-    public int metricsPort() {
-        return services.metricsPort();
+    @Override
+    public CollectorServices services() {
+        return services;
     }
 
     @Override

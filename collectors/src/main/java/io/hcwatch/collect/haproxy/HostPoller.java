@@ -1,11 +1,11 @@
 package io.hcwatch.collect.haproxy;
 
-import io.hcwatch.collect.Backoff;
 import io.hcwatch.collect.CollectorMetrics;
 import io.hcwatch.collect.ErrorLog;
 import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.Publisher;
 import io.hcwatch.collect.haproxy.cfg.HaproxyCfg;
+import io.hcwatch.retry.ExponentialBackoff;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,7 +31,7 @@ final class HostPoller implements Runnable {
     private final Function<Outgoing.Topic, String> topics;
     private final CollectorMetrics metrics;
     private final ErrorLog errors;
-    private final Backoff backoff;
+    private final ExponentialBackoff backoff;
     private final Duration interval;
     private final Clock clock;
     private final ScheduledExecutorService executor;
@@ -41,7 +41,7 @@ final class HostPoller implements Runnable {
     private volatile boolean stopped;
 
     HostPoller(String host, StatsSource source, Publisher publisher, Function<Outgoing.Topic, String> topics,
-               CollectorMetrics metrics, ErrorLog errors, Backoff backoff, Duration interval, Clock clock,
+               CollectorMetrics metrics, ErrorLog errors, ExponentialBackoff backoff, Duration interval, Clock clock,
                ScheduledExecutorService executor, CfgFile cfgFile) {
         this.host = host;
         this.source = source;

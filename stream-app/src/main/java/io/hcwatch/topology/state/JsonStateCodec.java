@@ -11,9 +11,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * Detector state as JSON: readable when an operator dumps a changelog, and tolerant of fields
- * added or removed between versions (unknown fields are ignored, missing ones keep defaults),
- * so a rolling upgrade does not lose state.
+ * State kept as plain JSON with no layout version of its own (the incident books): unknown fields
+ * are ignored and missing ones keep their defaults. The detectors' state does not use it: it goes
+ * through {@link MonitoredCodec}, which versions its layout and refuses a newer one per key.
  */
 public final class JsonStateCodec<V> implements StateCodec<V> {
 

@@ -1,9 +1,14 @@
 package io.hcwatch.topology.state;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hcwatch.alert.Monitored;
 import java.io.IOException;
@@ -24,8 +29,18 @@ public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
     /** The layout this release writes. 0 is the unversioned layout of the first releases. */
     public static final int VERSION = 1;
 
-    private static final ObjectMapper STRICT = JsonStateCodec.MAPPER.copy()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+    /**
+     * A state class's public fields are its stored layout (no getters or setters take part), nulls
+     * left out; a field this release does not know is refused.
+     */
+    static final ObjectMapper STRICT = JsonMapper.builder()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+            .configure(MapperFeature.AUTO_DETECT_GETTERS, false)
+            .configure(MapperFeature.AUTO_DETECT_IS_GETTERS, false)
+            .configure(MapperFeature.AUTO_DETECT_SETTERS, false)
+            .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY)
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .build();
 
     /** {@code {"v":N,}: the start of every encoded state, before the key's own fields. */
     private static final byte[] VERSION_FIELD = ("{\"v\":" + VERSION + ",").getBytes(StandardCharsets.UTF_8);

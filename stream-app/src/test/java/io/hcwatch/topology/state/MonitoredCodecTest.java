@@ -188,7 +188,7 @@ class MonitoredCodecTest {
 
     private static <S> void assertWrittenAsTree(MonitoredCodec<S> codec, Monitored<S> m) throws IOException {
         byte[] written = codec.encode(m);
-        ObjectMapper mapper = JsonStateCodec.MAPPER;
+        ObjectMapper mapper = MonitoredCodec.STRICT;
         ObjectNode tree = mapper.createObjectNode();
         tree.put("v", MonitoredCodec.VERSION);
         tree.setAll((ObjectNode) mapper.valueToTree(m));

@@ -1,11 +1,11 @@
 package io.hcwatch.sink.notify.pagerduty;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.retry.RateLimiter;
+import io.hcwatch.retry.Sleeper;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.HttpStatusPolicy;
 import io.hcwatch.sink.notify.Notifier;
-import io.hcwatch.sink.notify.Sleeper;
-import io.hcwatch.sink.notify.TokenBucket;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +22,7 @@ import java.util.function.Function;
  * Sends one alert to PagerDuty Events API v2 ({@code POST {endpoint}/v2/enqueue}).
  *
  * <p>PagerDuty documents about 120 events per minute per routing key over a sliding 60-second
- * window and drops what is over it with a 429, so each key gets a {@link TokenBucket} that keeps
+ * window and drops what is over it with a 429, so each key gets a {@link RateLimiter} that keeps
  * this client under the limit instead of spending retries on 429s.
  */
 public final class PagerDutyNotifier implements Notifier {
@@ -38,8 +38,8 @@ public final class PagerDutyNotifier implements Notifier {
     private final HttpClient http;
     private final Duration requestTimeout;
     private final Sleeper sleeper;
-    private final Map<RoutingKey, TokenBucket> buckets = new ConcurrentHashMap<>();
-    private final Function<RoutingKey, TokenBucket> bucketFactory;
+    private final Map<RoutingKey, RateLimiter> buckets = new ConcurrentHashMap<>();
+    private final Function<RoutingKey, RateLimiter> bucketFactory;
 
     public PagerDutyNotifier(Settings settings, Router router, Clock clock, Sleeper sleeper) {
         this.enqueueUri = enqueueUri(settings.endpoint());
@@ -51,7 +51,7 @@ public final class PagerDutyNotifier implements Notifier {
                 .connectTimeout(settings.requestTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
-        this.bucketFactory = key -> new TokenBucket(settings.eventsPerMinute(), settings.burst(), Duration.ofMinutes(1), clock);
+        this.bucketFactory = key -> RateLimiter.perWindow(settings.eventsPerMinute(), settings.burst(), Duration.ofMinutes(1), clock, sleeper);
     }
 
     /**
@@ -70,7 +70,7 @@ public final class PagerDutyNotifier implements Notifier {
     @Override
     public DeliveryResult deliver(Alert alert) throws InterruptedException {
         RoutingKey key = router.keyFor(alert);
-        sleeper.sleep(buckets.computeIfAbsent(key, bucketFactory).reserve());
+        buckets.computeIfAbsent(key, bucketFactory).acquire();
         HttpRequest request = HttpRequest.newBuilder(enqueueUri)
                 .timeout(requestTimeout)
                 .header("Content-Type", "application/json")

@@ -1,4 +1,4 @@
-package io.hcwatch.sink.notify;
+package io.hcwatch.retry;
 
 import java.time.Duration;
 

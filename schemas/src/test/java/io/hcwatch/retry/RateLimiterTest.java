@@ -1,4 +1,4 @@
-package io.hcwatch.collect.aws;
+package io.hcwatch.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,16 +11,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class ApiBudgetTest {
+class RateLimiterTest {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final List<Long> sentAt = new ArrayList<>();
 
-    private ApiBudget budget(double perSecond, int burst) {
-        return new ApiBudget(perSecond, burst, now::get, now::addAndGet);
+    private RateLimiter budget(double perSecond, int burst) {
+        return new RateLimiter(perSecond, burst, now::get, d -> now.addAndGet(d.toNanos()));
     }
 
-    private void send(ApiBudget b, int n) throws InterruptedException {
+    private void send(RateLimiter b, int n) throws InterruptedException {
         for (int i = 0; i < n; i++) {
             b.acquire();
             sentAt.add(now.get());
@@ -48,7 +48,7 @@ class ApiBudgetTest {
 
     @Test
     void anIdleBudgetDoesNotSaveUpMoreThanItsBurst() throws InterruptedException {
-        ApiBudget b = budget(2, 2);
+        RateLimiter b = budget(2, 2);
         now.addAndGet(60_000_000_000L);
         send(b, 4);
 
@@ -58,7 +58,7 @@ class ApiBudgetTest {
 
     @Test
     void aThrottlePauseHoldsEveryRequestUntilItEnds() throws InterruptedException {
-        ApiBudget b = budget(10, 1);
+        RateLimiter b = budget(10, 1);
         send(b, 1);
         b.pause(Duration.ofSeconds(3));
         send(b, 2);
@@ -102,7 +102,7 @@ class ApiBudgetTest {
             6      | 10    | 369     | 4
             """)
     void callersComingAndGoingNeverGetMoreIntoAMinute(double rate, int burst, int atMost, long seed) throws InterruptedException {
-        ApiBudget b = budget(rate, burst);
+        RateLimiter b = budget(rate, burst);
         Random random = new Random(seed);
         for (int i = 0; i < 5_000; i++) {
             int draw = random.nextInt(100);

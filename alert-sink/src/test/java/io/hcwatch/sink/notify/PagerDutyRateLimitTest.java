@@ -3,19 +3,22 @@ package io.hcwatch.sink.notify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hcwatch.retry.RateLimiter;
+import io.hcwatch.retry.Sleeper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.junit.jupiter.api.Test;
 
-class TokenBucketTest {
+/** The sink's limit per routing key, as {@code PagerDutyNotifier} sets it: 120 events a minute, 20 at once. */
+class PagerDutyRateLimitTest {
 
     private final ManualClock clock = new ManualClock(Instant.parse("2026-03-03T00:00:00Z"));
 
     @Test
     void grantsTheBurstAtOnceThenSpacesTheRestAtTheSteadyRate() {
-        TokenBucket bucket = new TokenBucket(120, 20, Duration.ofMinutes(1), clock);
+        RateLimiter bucket = RateLimiter.perWindow(120, 20, Duration.ofMinutes(1), clock, Sleeper.SYSTEM);
 
         for (int i = 0; i < 20; i++) {
             assertThat(bucket.reserve()).isZero();
@@ -29,7 +32,7 @@ class TokenBucketTest {
 
     @Test
     void noSixtySecondWindowSeesMoreThanTheDocumentedLimitUnderConstantPressure() {
-        TokenBucket bucket = new TokenBucket(120, 20, Duration.ofMinutes(1), clock);
+        RateLimiter bucket = RateLimiter.perWindow(120, 20, Duration.ofMinutes(1), clock, Sleeper.SYSTEM);
         RecordingSleeper sleeper = new RecordingSleeper(clock);
         Deque<Instant> sent = new ArrayDeque<>();
         int maxInWindow = 0;
@@ -48,7 +51,7 @@ class TokenBucketTest {
 
     @Test
     void refillsOnlyUpToTheBurstAfterAQuietSpell() {
-        TokenBucket bucket = new TokenBucket(120, 20, Duration.ofMinutes(1), clock);
+        RateLimiter bucket = RateLimiter.perWindow(120, 20, Duration.ofMinutes(1), clock, Sleeper.SYSTEM);
         clock.advance(Duration.ofHours(1));
 
         for (int i = 0; i < 20; i++) {
@@ -59,6 +62,6 @@ class TokenBucketTest {
 
     @Test
     void rejectsABurstThatLeavesNoRoomForARefill() {
-        assertThatThrownBy(() -> new TokenBucket(120, 120, Duration.ofMinutes(1), clock)).hasMessageContaining("burst");
+        assertThatThrownBy(() -> RateLimiter.perWindow(120, 120, Duration.ofMinutes(1), clock, Sleeper.SYSTEM)).hasMessageContaining("burst");
     }
 }
