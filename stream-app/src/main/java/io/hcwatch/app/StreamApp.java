@@ -3,6 +3,7 @@ package io.hcwatch.app;
 import io.hcwatch.cluster.ClusterLogin;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
+import io.hcwatch.parse.LogDates;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
@@ -109,7 +110,7 @@ public final class StreamApp implements AutoCloseable {
         Map<String, Object> serde = new HashMap<>(config.serdeConfig());
         serde.putIfAbsent("schema.registry.url", config.serdeConfig().get("schema.registry.url"));
         return topologyBuilder.apply(new TopologyConfig(config.topics(), config.settings(),
-                Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true, inputLag,
+                Decoders.standard(config.topics(), serde, LogDates.live(Clock.systemUTC()), config.logFormats()), serde, registry, true, inputLag,
                 inputPartitions()));
     }
 
