@@ -27,7 +27,7 @@ final class LogFormatJson {
         }
         if (open >= line.length() || line.charAt(open) != '{') {
             return new LogFormat.Miss(Rejections.reject(RejectReason.BAD_JSON, "HAProxy message", line.substring(bodyStart),
-                    "a JSON object, as '" + format + "' writes"), 0);
+                    "a JSON object, as '" + Rejections.shown(format.toString()) + "' writes"), 0);
         }
         Map<String, String> fields = new HashMap<>();
         try (JsonParser p = JSON.createParser(line.substring(open))) {

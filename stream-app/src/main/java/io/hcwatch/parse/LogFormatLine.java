@@ -49,7 +49,7 @@ final class LogFormatLine {
         String what = node.kind() == LogFormatNode.Kind.FIELD ? "log-format field " + node.alias()
                 : node.kind() == LogFormatNode.Kind.LITERAL ? "log-format text '" + node.text() + "'" : "log-format separator";
         ParseResult<HaproxyRequest> rejected = Rejections.reject(failedReason, what + " at offset " + failedAt + " of '"
-                + format + "'", failedHeld, failedExpected);
+                + Rejections.shown(format.toString()) + "'", failedHeld, failedExpected);
         return new LogFormat.Miss(rejected, failedNode == 0 ? 0 : Math.max(failedAt - start, 0));
     }
 

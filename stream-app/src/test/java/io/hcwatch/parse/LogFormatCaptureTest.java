@@ -111,7 +111,7 @@ class LogFormatCaptureTest {
         return formats;
     }
 
-    private static String text(String resource) {
+    static String text(String resource) {
         try (InputStream in = LogFormatCaptureTest.class.getResourceAsStream(resource)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
