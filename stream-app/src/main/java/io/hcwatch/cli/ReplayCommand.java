@@ -107,9 +107,9 @@ public final class ReplayCommand implements Callable<Integer> {
         LogDates dates = new LogDates(Clock.system(zoneId()), yearNumber());
         HaproxyLogFormats formats;
         try {
-            formats = DeclaredLogFormats.of(logFormats);
+            formats = DeclaredLogFormats.of(logFormats, frontend -> "--log-format " + frontend);
         } catch (LogFormatException e) {
-            throw new UsageException("--log-format " + e.getMessage());
+            throw new UsageException(e.getMessage());
         }
         long started = System.nanoTime();
         ReplaySummary summary = new ReplaySummary();

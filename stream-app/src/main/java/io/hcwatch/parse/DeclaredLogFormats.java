@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Log formats declared in the stream app's settings: {@code haproxy.log-format.<frontend>=<format>}
@@ -35,6 +36,15 @@ public final class DeclaredLogFormats implements HaproxyLogFormats {
      * @throws LogFormatException naming the frontend whose format cannot be read
      */
     public static DeclaredLogFormats of(Map<String, String> formats) {
+        return of(formats, frontend -> frontend.isEmpty() || frontend.equals("*") ? "haproxy.log-format"
+                : "haproxy.log-format." + frontend);
+    }
+
+    /**
+     * @param settingOf how the setting that declares a frontend's format is named in a refusal
+     *                  (e.g. {@code --log-format www})
+     */
+    public static DeclaredLogFormats of(Map<String, String> formats, Function<String, String> settingOf) {
         Map<String, LogFormat> byFrontend = new LinkedHashMap<>();
         LogFormat fallback = null;
         for (Map.Entry<String, String> e : formats.entrySet()) {
@@ -47,8 +57,7 @@ public final class DeclaredLogFormats implements HaproxyLogFormats {
                     byFrontend.put(e.getKey(), f);
                 }
             } catch (LogFormatException x) {
-                throw new LogFormatException((everyFrontend ? "haproxy.log-format" : "haproxy.log-format." + e.getKey())
-                        + ": " + x.getMessage());
+                throw new LogFormatException(settingOf.apply(e.getKey()) + ": " + x.getMessage());
             }
         }
         return new DeclaredLogFormats(Collections.unmodifiableMap(byFrontend), fallback);
