@@ -63,6 +63,14 @@ class BuiltinLogFormatsConformanceTest {
         assertThat(o.traffic).isEqualTo(61);
         // a custom format logging the Host header between server and timers, which the built-in parser skips
         assertThat(o.unmatched).hasSize(9).allSatisfy(l -> assertThat(l).contains(" www-https~ "));
+        // declared, that format reads them as the built-in parser does
+        LogFormat withHost = LogFormat.compile("\"%ci:%cp [%tr] %ft %b/%s %[capture.req.hdr(0)] %TR/%Tw/%Tc/%Tr/%Ta %ST %B "
+                + "%CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r\"", null);
+        for (String line : o.unmatched) {
+            SyslogPrefix prefix = SyslogPrefixParser.parse(line);
+            LogFormat.Attempt a = withHost.parse(line, prefix, prefix.zone(CLOCK), DATES);
+            assertThat(a.result()).as(line).isEqualTo(parser.parse(line).map(d -> ((HaproxyLine) d).request()));
+        }
     }
 
     private record Outcome(SoftAssertions soft, int traffic, List<String> unmatched) {
