@@ -54,6 +54,9 @@ public final class LogFormat {
                 namesFrontend |= a == LogFormatAlias.FRONTEND || a == LogFormatAlias.FRONTEND_TRANSPORT;
             }
         }
+        if (nodes.stream().noneMatch(n -> n.kind() == LogFormatNode.Kind.FIELD)) {
+            throw new LogFormatException("log-format '" + source + "' logs no field at all");
+        }
         if (!namesFrontend && frontend == null) {
             throw new LogFormatException("log-format '" + source + "' logs no frontend (%f or %ft): declare it for "
                     + "one frontend, whose name its lines then carry");

@@ -59,6 +59,7 @@ class LogFormatTest {
         "%ci%cp %ft|%ci is followed by %cp with nothing between them",
         "%{+cbor}o %ci %ft|hcwatch does not read",
         "%{+Z}ci %ft|flag '+Z'",
+        "%{+Q}o just text|logs no field at all",
         "%[req.hdr(host) %ft|%[ without its closing ]",
         "\"%ci %ft|the quote \" is not closed",
         "\"${MY_FMT}\"|${MY_FMT} is not one of HAProxy's log-format variables",
