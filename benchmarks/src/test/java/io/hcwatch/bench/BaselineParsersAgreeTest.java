@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.input.HaproxyLine;
 import io.hcwatch.parse.AlbAccessLogParser;
+import io.hcwatch.parse.DeclaredLogFormats;
 import io.hcwatch.parse.HaproxyLogParser;
+import io.hcwatch.parse.LogDates;
+import io.hcwatch.parse.LogFormat;
 import io.hcwatch.parse.ParseResult;
+import java.time.Clock;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +34,16 @@ class BaselineParsersAgreeTest {
         RegexHaproxyParser regex = new RegexHaproxyParser();
         for (String line : Corpus.haproxyHttpLines(500, 42)) {
             assertThat(handWritten.parse(line)).as(line).isEqualTo(ParseResult.ok(new HaproxyLine(regex.parse(line))));
+        }
+    }
+
+    @Test
+    void theCompiledHttplogFormatAndTheHandWrittenParserProduceEqualRecords() {
+        HaproxyLogParser handWritten = new HaproxyLogParser();
+        HaproxyLogParser compiled = new HaproxyLogParser(LogDates.live(Clock.systemUTC()),
+                DeclaredLogFormats.of(Map.of("*", LogFormat.HTTPLOG)));
+        for (String line : Corpus.haproxyHttpLines(500, 42)) {
+            assertThat(compiled.parse(line)).as(line).isEqualTo(handWritten.parse(line)).isInstanceOf(ParseResult.Ok.class);
         }
     }
 }

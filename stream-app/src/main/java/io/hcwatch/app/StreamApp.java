@@ -6,6 +6,7 @@ import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.RegistryWait;
 import io.hcwatch.serde.SerdeConfig;
+import io.hcwatch.parse.LogDates;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
@@ -126,7 +127,7 @@ public final class StreamApp implements AutoCloseable {
         serde.putIfAbsent("schema.registry.url", config.serdeConfig().get("schema.registry.url"));
         serde.put(SerdeConfig.REGISTRY_WAIT, registryWait);
         return topologyBuilder.apply(new TopologyConfig(config.topics(), config.settings(),
-                Decoders.standard(config.topics(), serde, Clock.systemUTC()), serde, registry, true, inputLag,
+                Decoders.standard(config.topics(), serde, LogDates.live(Clock.systemUTC()), config.logFormats()), serde, registry, true, inputLag,
                 inputPartitions()));
     }
 

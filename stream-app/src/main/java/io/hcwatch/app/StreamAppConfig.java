@@ -3,6 +3,9 @@ package io.hcwatch.app;
 import io.hcwatch.cluster.ClientSecurity;
 import io.hcwatch.cluster.ConfigProviders;
 import io.hcwatch.config.Settings;
+import io.hcwatch.parse.DeclaredLogFormats;
+import io.hcwatch.parse.HaproxyLogFormats;
+import io.hcwatch.parse.LogFormatException;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
@@ -24,6 +27,9 @@ import java.util.TreeSet;
  *   <li>{@code schema.registry.*}, {@code basic.auth.*}, {@code auto.register.schemas}: passed to the Avro serdes</li>
  *   <li>{@code topic.<alb|alb-health|haproxy|health|haproxy-stats|config|alerts|dlq>}: topic names</li>
  *   <li>{@code detect.<setting>}: any detector setting (README, "Configuration")</li>
+ *   <li>{@code haproxy.log-format.<frontend>}, {@code haproxy.log-format}: the log-format an HAProxy
+ *       frontend (or every other frontend) writes its traffic lines in, as haproxy.cfg gives it after
+ *       {@code log-format}, or {@code httplog}, {@code httpslog}, {@code tcplog}, {@code clf}</li>
  *   <li>{@code security.protocol}, {@code sasl.*}, {@code ssl.*}: how every Kafka client reaches the
  *       cluster ({@link ClientSecurity}); {@code streams.} ones win</li>
  *   <li>{@code streams.<kafka streams or client config>}: passed to Kafka Streams as is</li>
@@ -47,8 +53,10 @@ public record StreamAppConfig(
         int metricsPort,
         Duration kafkaMetricsRefresh,
         String stateDir,
-        int maxThreads) {
+        int maxThreads,
+        HaproxyLogFormats logFormats) {
 
+    private static final String LOG_FORMAT = "haproxy.log-format";
     private static final Set<String> PLAIN_KEYS = Set.of("bootstrap.servers", "schema.registry.url", "application.id",
             "auto.register.schemas", "metrics.host", "metrics.port", "metrics.kafka.refresh.ms", "state.dir", "threads.max");
 
@@ -74,10 +82,13 @@ public record StreamAppConfig(
         Map<String, String> detect = new LinkedHashMap<>();
         Map<String, Object> serde = new LinkedHashMap<>();
         Map<String, Object> streams = new LinkedHashMap<>();
+        Map<String, String> logFormats = new LinkedHashMap<>();
         Topics topics = Topics.defaults();
         for (String key : p.stringPropertyNames()) {
             String value = p.getProperty(key).trim();
-            if (key.startsWith("detect.")) {
+            if (key.equals(LOG_FORMAT) || key.startsWith(LOG_FORMAT + ".")) {
+                logFormats.put(key.equals(LOG_FORMAT) ? "" : key.substring(LOG_FORMAT.length() + 1), value);
+            } else if (key.startsWith("detect.")) {
                 detect.put(key.substring("detect.".length()), value);
             } else if (key.startsWith("streams.")) {
                 streams.put(key.substring("streams.".length()), value);
@@ -101,6 +112,12 @@ public record StreamAppConfig(
             io.hcwatch.alert.LifecycleSettings.from(settings);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("detect." + e.getMessage());
+        }
+        HaproxyLogFormats formats;
+        try {
+            formats = DeclaredLogFormats.of(logFormats);
+        } catch (LogFormatException e) {
+            throw new ConfigException(e.getMessage());
         }
         String bootstrap = required(p, "bootstrap.servers");
         required(p, "schema.registry.url");
@@ -131,7 +148,7 @@ public record StreamAppConfig(
         }
         return new StreamAppConfig(bootstrap, p.getProperty("application.id", "hcwatch").trim(), serde, topics, settings,
                 streams, p.getProperty("metrics.host", "0.0.0.0").trim(), port, Duration.ofMillis(refresh),
-                p.getProperty("state.dir"), maxThreads);
+                p.getProperty("state.dir"), maxThreads, formats);
     }
 
     /** Client settings and registry settings may hold passwords, so only their keys are shown. */
@@ -139,7 +156,7 @@ public record StreamAppConfig(
     public String toString() {
         return "StreamAppConfig[bootstrapServers=" + bootstrapServers + ", applicationId=" + applicationId + ", serdeConfig="
                 + serdeConfig.keySet() + ", topics=" + topics + ", streamsOverrides=" + streamsOverrides.keySet() + ", metrics="
-                + metricsHost + ":" + metricsPort + ", stateDir=" + stateDir + ", maxThreads=" + maxThreads + "]";
+                + metricsHost + ":" + metricsPort + ", stateDir=" + stateDir + ", maxThreads=" + maxThreads + ", logFormats=" + logFormats + "]";
     }
 
     private static Topics withTopic(Topics topics, String key, String value) {

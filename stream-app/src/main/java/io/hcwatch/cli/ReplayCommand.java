@@ -6,7 +6,10 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.config.Settings;
+import io.hcwatch.parse.DeclaredLogFormats;
+import io.hcwatch.parse.HaproxyLogFormats;
 import io.hcwatch.parse.LogDates;
+import io.hcwatch.parse.LogFormatException;
 import io.hcwatch.replay.ReplayInputs;
 import io.hcwatch.replay.ReplayRun;
 import io.hcwatch.replay.ReplaySummary;
@@ -68,6 +71,11 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a detector setting, e.g. correlated.min-fraction=0.2 (repeatable)")
     Map<String, String> set = new LinkedHashMap<>();
 
+    @Option(names = "--log-format", paramLabel = "FRONTEND=FORMAT",
+            description = "The log-format a frontend's HAProxy lines are in, as haproxy.cfg gives it after log-format,"
+                    + " or httplog, httpslog, tcplog, clf; FRONTEND * is every other frontend (repeatable)")
+    Map<String, String> logFormats = new LinkedHashMap<>();
+
     @Option(names = "--dlq", paramLabel = "FILE", description = "Write every rejected line here as JSON {source, file, line, error, raw}")
     Path dlq;
 
@@ -104,12 +112,18 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new UsageException("--set " + e.getMessage());
         }
         LogDates dates = new LogDates(Clock.system(zoneId()), yearNumber());
+        HaproxyLogFormats formats;
+        try {
+            formats = DeclaredLogFormats.of(logFormats, frontend -> "--log-format " + frontend);
+        } catch (LogFormatException e) {
+            throw new UsageException(e.getMessage());
+        }
         long started = System.nanoTime();
         ReplaySummary summary = new ReplaySummary();
         List<Alert> alerts;
         List<Incident> pages = new ArrayList<>();
         try (DeadLetterFile dead = dlq == null ? null : new DeadLetterFile(dlq)) {
-            alerts = new ReplayRun(inputs, settings, dates)
+            alerts = new ReplayRun(inputs, settings, dates, formats)
                     .run(d -> {
                         if (dead != null) {
                             dead.write(d);

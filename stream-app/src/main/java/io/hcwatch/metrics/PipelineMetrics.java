@@ -33,7 +33,7 @@ public final class PipelineMetrics {
 
     static final Set<String> KNOWN_REASONS = Set.of(RejectReason.EMPTY, RejectReason.BAD_UTF8, RejectReason.FIELD_COUNT,
             RejectReason.BAD_QUOTING, RejectReason.BAD_TIMESTAMP, RejectReason.BAD_NUMBER, RejectReason.BAD_ADDRESS,
-            RejectReason.UNKNOWN_TYPE, RejectReason.BAD_FIELD, RejectReason.NOT_HAPROXY, RejectReason.UNKNOWN_MESSAGE,
+            RejectReason.UNKNOWN_TYPE, RejectReason.BAD_FIELD, RejectReason.NOT_HAPROXY, RejectReason.UNKNOWN_FORMAT,
             RejectReason.BAD_JSON, RejectReason.MISSING_FIELD, RejectReason.BAD_ENUM, RejectReason.BAD_TYPE, RejectReason.CARDINALITY,
             RejectReason.BAD_AVRO, RejectReason.INTERNAL_ERROR);
     private static final int MAX_KIND_LENGTH = 40;

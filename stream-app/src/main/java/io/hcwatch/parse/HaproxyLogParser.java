@@ -2,8 +2,10 @@ package io.hcwatch.parse;
 
 import io.hcwatch.input.Decoded;
 import io.hcwatch.input.HaproxyLine;
+import io.hcwatch.avro.v1.HaproxyRequest;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneId;
 
 /**
  * Parses one HAProxy log line, with or without its syslog/console prefix, into a
@@ -38,7 +40,13 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
         {"haproxy version is", "process_lifecycle"},
     };
 
+    /** Where an unknown line's rejection points, as the README documents it. */
+    static final String HOW_TO_DECLARE = "declare the frontend's log-format in the stream app's config: "
+            + "haproxy.log-format.<frontend>=<what follows log-format in haproxy.cfg, or httplog|httpslog|tcplog|clf>, "
+            + "or haproxy.log-format=... for every frontend (README, Connecting HAProxy)";
+
     private final LogDates dates;
+    private final HaproxyLogFormats formats;
 
     public HaproxyLogParser() {
         this(Clock.systemUTC());
@@ -49,7 +57,13 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
     }
 
     public HaproxyLogParser(LogDates dates) {
+        this(dates, HaproxyLogFormats.none());
+    }
+
+    /** @param formats the log-formats frontends declare; lines in none of them are read in the built-in formats */
+    public HaproxyLogParser(LogDates dates, HaproxyLogFormats formats) {
         this.dates = dates;
+        this.formats = formats;
     }
 
     @Override
@@ -63,13 +77,46 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
         if (body >= text.length()) {
             return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text, "an HAProxy message after the prefix");
         }
+        LogFormat.Attempt closest = null;
+        if (!formats.declared().isEmpty()) {
+            ZoneId zone = prefix.zone(dates.clock());
+            for (LogFormat format : formats.declared()) {
+                LogFormat.Attempt a = format.parse(text, prefix, zone, dates);
+                if (a.result() instanceof ParseResult.Ok<HaproxyRequest> ok) {
+                    // a line some other frontend's format happens to fit is not that frontend's
+                    if (formats.forFrontend(ok.value().getHost(), ok.value().getFrontend()) == format) {
+                        return ParseResult.ok(new HaproxyLine(ok.value()));
+                    }
+                } else if (a.reached() > 0 && (closest == null || a.reached() > closest.reached())) {
+                    closest = a;
+                }
+            }
+        }
+        ParseResult<Decoded> builtin = builtin(text, prefix, body);
+        if (builtin instanceof ParseResult.Rejected<Decoded> && closest != null) {
+            return closest.result().map(HaproxyLine::new);
+        }
+        return builtin;
+    }
+
+    /** The built-in formats: httplog, tcplog, the connection-error line, checks, server states and lifecycle messages. */
+    private ParseResult<Decoded> builtin(String text, SyslogPrefix prefix, int body) {
         if (HaproxyTrafficLineParser.looksLikeTraffic(text, body)) {
-            return HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(dates.clock())).map(HaproxyLine::new);
+            ParseResult<HaproxyRequest> traffic = HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(dates.clock()));
+            if (traffic instanceof ParseResult.Rejected<HaproxyRequest> r) {
+                // the line may be in a format of its frontend's own rather than a damaged httplog or tcplog line
+                return ParseResult.rejected(r.reason(), r.error() + " (httplog or tcplog); if the frontend logs with its own "
+                        + "log-format, " + HOW_TO_DECLARE);
+            }
+            return traffic.map(HaproxyLine::new);
         }
         for (String[] known : LIFECYCLE) {
             if (text.startsWith(known[0], body)) {
                 return ParseResult.skipped(known[1]);
             }
+        }
+        if (text.charAt(body) == '{') {
+            return unknownFormat(text, body);
         }
         Instant ts = prefix.instant(dates);
         if (ts == null) {
@@ -82,11 +129,16 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
             return check;
         }
         if (prefix.recognised()) {
-            return Rejections.reject(RejectReason.UNKNOWN_MESSAGE, "HAProxy message", text.substring(body),
-                    "a traffic, health check, server state or lifecycle message");
+            return unknownFormat(text, body);
         }
         return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text,
                 "an HAProxy log line (traffic, health check, server state), optionally with a syslog prefix");
+    }
+
+    private static ParseResult<Decoded> unknownFormat(String text, int body) {
+        return Rejections.reject(RejectReason.UNKNOWN_FORMAT, "HAProxy message", text.substring(body),
+                "a line in a known format (httplog, tcplog, a health check, server state or lifecycle message, "
+                        + "or a declared log-format); " + HOW_TO_DECLARE);
     }
 
     private static String stripLineEnd(String line) {

@@ -309,23 +309,7 @@ final class HaproxyTrafficLineParser {
             return;
         }
         int close = s.indexOf('"', start + 1);
-        int end = close < 0 ? n : close;
         p = close < 0 ? n : close + 1;
-        int first = HostPort.indexOf(s, ' ', start + 1, end);
-        if (end == start + 1) {
-            return;
-        }
-        if (first < 0) {
-            out[0] = s.substring(start + 1, end);
-            return;
-        }
-        out[0] = s.substring(start + 1, first);
-        int last = HostPort.lastIndexOf(s, ' ', first + 1, end);
-        if (last < 0) {
-            out[1] = s.substring(first + 1, end);
-        } else {
-            out[1] = s.substring(first + 1, last);
-            out[2] = s.substring(last + 1, end);
-        }
+        HttpRequestLine.split(s, start + 1, close < 0 ? n : close, out);
     }
 }

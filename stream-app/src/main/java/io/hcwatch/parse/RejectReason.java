@@ -26,8 +26,11 @@ public final class RejectReason {
     public static final String BAD_FIELD = "bad_field";
     /** The line is not an HAProxy log line at all. */
     public static final String NOT_HAPROXY = "not_haproxy";
-    /** An HAProxy line whose message this parser does not know. */
-    public static final String UNKNOWN_MESSAGE = "unknown_message";
+    /**
+     * An HAProxy line in no format hcwatch knows: a custom log-format that is not declared
+     * (haproxy.log-format.&lt;frontend&gt;), or a message it does not know.
+     */
+    public static final String UNKNOWN_FORMAT = "unknown_format";
     /** The input is not well-formed JSON, or not a JSON object. */
     public static final String BAD_JSON = "bad_json";
     /** A required JSON field is absent or null. */

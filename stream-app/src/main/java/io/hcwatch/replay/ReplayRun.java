@@ -5,6 +5,7 @@ import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.config.Settings;
 import io.hcwatch.input.Decoded;
+import io.hcwatch.parse.HaproxyLogFormats;
 import io.hcwatch.parse.LogDates;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.parse.RejectReason;
@@ -37,6 +38,7 @@ public final class ReplayRun {
     private final ReplayInputs inputs;
     private final Settings settings;
     private final LogDates dates;
+    private final HaproxyLogFormats logFormats;
 
     public ReplayRun(ReplayInputs inputs, Settings settings, Clock clock) {
         this(inputs, settings, LogDates.live(clock));
@@ -44,9 +46,15 @@ public final class ReplayRun {
 
     /** @param dates completes HAProxy dates without a year or zone (replay --year, --zone) */
     public ReplayRun(ReplayInputs inputs, Settings settings, LogDates dates) {
+        this(inputs, settings, dates, HaproxyLogFormats.none());
+    }
+
+    /** @param logFormats the log-formats HAProxy frontends write in (replay --log-format) */
+    public ReplayRun(ReplayInputs inputs, Settings settings, LogDates dates, HaproxyLogFormats logFormats) {
         this.inputs = inputs;
         this.settings = settings;
         this.dates = dates;
+        this.logFormats = logFormats;
     }
 
     /** Runs to the end; alerts come back sorted by event time. Throws UncheckedIOException on an unreadable file. */
@@ -57,7 +65,7 @@ public final class ReplayRun {
     /** As {@link #run(Consumer, ReplaySummary)}, and hands each incident page to {@code incidents} as it is made. */
     public List<Alert> run(Consumer<DeadLetter> deadLetters, ReplaySummary summary, Consumer<Incident> incidents) {
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://hcwatch-replay");
-        Map<Source, Decoder> standard = Decoders.standard(Topics.defaults(), serde, dates);
+        Map<Source, Decoder> standard = Decoders.standard(Topics.defaults(), serde, dates, logFormats);
         Map<Source, Remembering> decoders = new EnumMap<>(Source.class);
         standard.forEach((s, d) -> decoders.put(s, new Remembering(d)));
         Map<Source, Decoder> forPipeline = new EnumMap<>(Source.class);

@@ -8,6 +8,7 @@ import io.hcwatch.input.LoadBalancerConfig;
 import io.hcwatch.input.Poll;
 import io.hcwatch.parse.AlbAccessLogParser;
 import io.hcwatch.parse.AlbHealthCheckLogParser;
+import io.hcwatch.parse.HaproxyLogFormats;
 import io.hcwatch.parse.HaproxyLogParser;
 import io.hcwatch.parse.HaproxyStatsJson;
 import io.hcwatch.parse.HealthCheckResultJson;
@@ -36,10 +37,20 @@ public final class Decoders {
      * @param dates       completes HAProxy dates without a year or zone
      */
     public static Map<Source, Decoder> standard(Topics topics, Map<String, ?> serdeConfig, LogDates dates) {
+        return standard(topics, serdeConfig, dates, HaproxyLogFormats.none());
+    }
+
+    /**
+     * @param serdeConfig registry settings for the Avro inputs
+     * @param dates       completes HAProxy dates without a year or zone
+     * @param logFormats  the log-formats HAProxy frontends declare (haproxy.log-format.*)
+     */
+    public static Map<Source, Decoder> standard(Topics topics, Map<String, ?> serdeConfig, LogDates dates,
+                                                HaproxyLogFormats logFormats) {
         Map<Source, Decoder> d = new EnumMap<>(Source.class);
         AlbAccessLogParser alb = new AlbAccessLogParser();
         AlbHealthCheckLogParser albHealth = new AlbHealthCheckLogParser();
-        HaproxyLogParser haproxy = new HaproxyLogParser(dates);
+        HaproxyLogParser haproxy = new HaproxyLogParser(dates, logFormats);
         HealthCheckResultJson healthJson = new HealthCheckResultJson();
         LbConfigJson configJson = new LbConfigJson();
         d.put(Source.ALB, alb.traffic()::parse);

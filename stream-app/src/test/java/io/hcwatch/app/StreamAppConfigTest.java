@@ -67,4 +67,23 @@ class StreamAppConfigTest {
                 .hasMessageStartingWith("config key 'ssl.truststore.password': ${file:")
                 .hasMessageNotContaining(SECRET);
     }
+
+    @Test
+    void haproxyLogFormatsAreDeclaredPerFrontendAndOneThatCannotBeReadIsRefusedNamingItsKey() throws Exception {
+        Path file = Files.writeString(dir.resolve("hcwatch.properties"), String.join("\n",
+                "bootstrap.servers=localhost:9092", "schema.registry.url=http://localhost:8081",
+                "haproxy.log-format=httplog",
+                "haproxy.log-format.api='{\"fe\":\"%f\",\"status\":%ST,\"ts\":\"%t\"}'",
+                "haproxy.log-format.edge=\"%ci:%cp [%tr] %ft %b/%s %ST %{+Q}r\""));
+        StreamAppConfig config = StreamAppConfig.load(file);
+        assertThat(config.logFormats().forFrontend(null, "api").source()).isEqualTo("{\"fe\":\"%f\",\"status\":%ST,\"ts\":\"%t\"}");
+        assertThat(config.logFormats().forFrontend(null, "edge").source()).isEqualTo("%ci:%cp [%tr] %ft %b/%s %ST %{+Q}r");
+        assertThat(config.logFormats().forFrontend(null, "other").source()).startsWith("%ci:%cp [%tr] %ft %b/%s %TR/");
+
+        Properties bad = new Properties();
+        bad.load(Files.newBufferedReader(file));
+        bad.setProperty("haproxy.log-format.web", "%ci %Xy %ft");
+        assertThatThrownBy(() -> StreamAppConfig.from(bad)).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("haproxy.log-format.web: ").hasMessageContaining("%Xy is not an HAProxy log-format alias");
+    }
 }

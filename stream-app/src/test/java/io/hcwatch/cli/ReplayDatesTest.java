@@ -70,6 +70,7 @@ class ReplayDatesTest {
         "--year, -2024, --year: '-2024' is not a year",
         "--zone, Mars/Olympus, --zone: 'Mars/Olympus' is not a zone",
         "--zone, +25:00, --zone: '+25:00' is not a zone",
+        "--log-format, www=%ci %Xy %ft, --log-format www: log-format '%ci %Xy %ft' at character 5: %Xy is not an HAProxy log-format alias",
     })
     void aBadValueExitsTwoWithOneLine(String flag, String value, String says) throws IOException {
         Path log = write("haproxy.log", "Mar  3 14:34:01 lb1 haproxy[4242]: backend app has no server available!");

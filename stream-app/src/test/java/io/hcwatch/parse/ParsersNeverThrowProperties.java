@@ -21,7 +21,10 @@ class ParsersNeverThrowProperties {
     private static final List<LineParser<?>> PARSERS = List.of(new AlbAccessLogParser(),
             new AlbHealthCheckLogParser(),
             new HaproxyLogParser(Clock.fixed(Instant.parse("2026-03-03T00:00:00Z"), ZoneOffset.UTC)),
-            new HealthCheckResultJson(), new LbConfigJson());
+            new HealthCheckResultJson(), new LbConfigJson(),
+            new HaproxyLogParser(LogDates.live(Clock.fixed(Instant.parse("2026-12-06T00:00:00Z"), ZoneOffset.UTC)),
+                    DeclaredLogFormats.of(LogFormatCaptureTest.formatsOf(LogFormatCaptureTest.text(
+                            "/captures/haproxy-log-formats/haproxy.cfg")))));
 
     private static final List<String> REAL_LINES = realLines();
 
@@ -31,6 +34,7 @@ class ParsersNeverThrowProperties {
                 "health-check-results.jsonl", "lb-config.jsonl")) {
             lines.addAll(Samples.lines(file));
         }
+        lines.addAll(List.of(LogFormatCaptureTest.text("/captures/haproxy-log-formats/captured.log").split("\n")));
         // near misses: damage turns them into accepted records as often as into other rejections
         for (String file : List.of("health-check-results-rejected.jsonl", "lb-config-rejected.jsonl")) {
             Samples.tabbed(file).forEach(reasonAndLine -> lines.add(reasonAndLine[1]));
