@@ -30,14 +30,10 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         FailingTargets failing = FailingTargets.includingReplaced(s, now, rule.windowMillis(),
                 settings.registry().newTargetAgeMillis());
         int known = known(s, now, rule.windowMillis());
-        int needed = Math.max(rule.minTargets(), (int) Math.ceil(rule.minFraction() * known - 1e-9));
-        if (known == 0 || failing.size() < needed) {
+        if (!holds(s, failing, now, rule, true)) {
             return List.of();
         }
         Map<String, Integer> zones = failing.byZone();
-        if (spannedZones(zones, failing.size()) < rule.minZones() && !zones.containsKey("unknown")) {
-            return List.of();
-        }
         int healthy = s.healthy();
         FleetThresholds routing = s.pool.routingThresholds();
         boolean belowMinimum = s.isAlb() && routing.breached(healthy, s.registered());
@@ -67,6 +63,30 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         return List.of(new Finding(AlertType.CORRELATED_FAILURE, AlertType.CORRELATED_FAILURE.id() + "/" + s.targetGroup,
                 severity, Scope.targetGroup(s.pool.lb, s.targetGroup), summary, details.build(),
                 Math.min(failing.earliestOnset(), now), now));
+    }
+
+    /**
+     * Whether the failures (replaced targets counted) are a correlated failure: enough of the fleet,
+     * across zones, or with zones unknown when {@code unknownZonesQualify} (a failure that may
+     * span zones pages as one). zonal_failure asks with known zones only: a zone is not failing
+     * alone while failures are seen in another.
+     */
+    static boolean holds(FleetState s, FailingTargets failing, long now, FleetSettings.Correlated rule,
+                         boolean unknownZonesQualify) {
+        int known = known(s, now, rule.windowMillis());
+        int needed = Math.max(rule.minTargets(), (int) Math.ceil(rule.minFraction() * known - 1e-9));
+        if (known == 0 || failing.size() < needed) {
+            return false;
+        }
+        Map<String, Integer> zones = failing.byZone();
+        if (zones.containsKey("unknown")) {
+            if (unknownZonesQualify) {
+                return true;
+            }
+            int located = failing.size() - zones.remove("unknown");
+            return spannedZones(zones, located) >= rule.minZones();
+        }
+        return spannedZones(zones, failing.size()) >= rule.minZones();
     }
 
     /**
