@@ -38,8 +38,9 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         FleetThresholds routing = s.pool.routingThresholds();
         boolean belowMinimum = s.isAlb() && routing.breached(healthy, s.registered());
         double share = (double) failing.size() / known;
-        Severity severity = share >= rule.criticalFraction() || belowMinimum
-                ? Severity.CRITICAL : Severity.WARNING;
+        boolean criticalNow = share >= rule.criticalFraction() || belowMinimum;
+        long damagedAt = criticalNow ? -1 : lastDamaged(s, now, rule);
+        Severity severity = criticalNow || damagedAt >= 0 ? Severity.CRITICAL : Severity.WARNING;
         Diagnosis diagnosis = diagnostician.diagnose(s, failing, now, false);
         String summary = failing.size() + "/" + known + " targets of " + s.targetGroup + " failed health checks within "
                 + Fmt.duration(failing.onsetSpread()) + " across " + zones.size() + " zone" + (zones.size() == 1 ? "" : "s")
@@ -56,6 +57,7 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
                 .put("failing_by_zone", FailingTargets.describe(zones))
                 .put("reason", failing.dominantReason())
                 .put("below_minimum_healthy", belowMinimum)
+                .put("critical_held_since_step", damagedAt >= 0 ? Fmt.instant(damagedAt) : null)
                 .put("diagnosis", diagnosis.kind().id())
                 .put("diagnosis_reason", diagnosis.reason());
         diagnosis.evidence().forEach(details::put);
@@ -63,6 +65,20 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         return List.of(new Finding(AlertType.CORRELATED_FAILURE, AlertType.CORRELATED_FAILURE.id() + "/" + s.targetGroup,
                 severity, Scope.targetGroup(s.pool.lb, s.targetGroup), summary, details.build(),
                 Math.min(failing.earliestOnset(), now), now));
+    }
+
+    /**
+     * Hysteresis: the latest step within {@code correlated.critical-hold} at which no more than
+     * 1 - critical-fraction of the known targets were healthy (-1: none). While a failure goes on,
+     * the failing share hovers around the critical fraction as targets fail, are replaced and fail
+     * again, and judged alone it would flip the alert between critical and warning at each step;
+     * a fleet that was down to half its targets stays critical until it has been better for the
+     * hold. Steps before hcwatch has heard every target (a start) do not count.
+     */
+    private long lastDamaged(FleetState s, long now, FleetSettings.Correlated rule) {
+        long settled = s.registry.createdAt + settings.interval(s.settings()) * settings.registry().silentIntervals();
+        long from = Math.max(now - rule.criticalHoldMillis(), settled);
+        return from > now ? -1 : s.history.lastAtMostHealthy(from, now, 1 - rule.criticalFraction());
     }
 
     /**

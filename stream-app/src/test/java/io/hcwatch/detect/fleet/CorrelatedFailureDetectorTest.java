@@ -136,6 +136,29 @@ class CorrelatedFailureDetectorTest {
         });
     }
 
+    /**
+     * Hysteresis: 10 targets pass every 10 s from five minutes before T0; from T1 six of them fail (60%: critical) for
+     * three rounds, from T1+30s four (40%). The fleet was down to 4 healthy of 10 at the step of
+     * T1+20s, so it stays critical for correlated.critical-hold (5 min) after that step instead
+     * of stepping down to warning at once and back up with the next failure.
+     */
+    @ParameterizedTest(name = "judged at T1+{0}s -> {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # judged at (s) | severity | why
+            10              | CRITICAL | 6 of 10 failing
+            40              | CRITICAL | 4 of 10 failing now; 4 of 10 were healthy at the step of T1+20s
+            320             | CRITICAL | the step of T1+20s is 5 min ago
+            330             | WARNING  | every step of the last 5 min had 6 of 10 healthy
+            """)
+    void severityStaysCriticalForTheHoldAfterTheFleetWasDownToHalfItsTargets(long judgedAt, Severity severity, String why) {
+        Fleet fleet = Fleet.alb();
+        for (long at = T0 - 300_000; at <= T1 + judgedAt * 1000; at += 10_000) {
+            String failing = at < T1 ? "none" : at < T1 + 30_000 ? "a=2,b=2,c=2" : "a=2,b=1,c=1";
+            fleet.round("a=4,b=3,c=3", failing, at).steps(at, at);
+        }
+        assertThat(fleet.judge(detector, T1 + judgedAt * 1000)).extracting(Finding::severity).as(why).containsExactly(severity);
+    }
+
     @Test
     void theFindingNamesWhoFailedWhereAndSinceWhen() {
         Fleet fleet = Fleet.alb().healthy("a=4,b=3,c=3", T0).failing("a=2", T1).failing("b=2", T1 + 5_000);
