@@ -40,7 +40,10 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         double share = (double) failing.size() / known;
         boolean criticalNow = share >= rule.criticalFraction() || belowMinimum;
         long damagedAt = criticalNow ? -1 : lastDamaged(s, now, rule);
-        Severity severity = criticalNow || damagedAt >= 0 ? Severity.CRITICAL : Severity.WARNING;
+        int failedInHold = criticalNow || damagedAt >= 0 ? 0 : FailingTargets.includingReplaced(s, now,
+                rule.criticalHoldMillis(), settings.registry().newTargetAgeMillis()).size();
+        boolean held = damagedAt >= 0 || failedInHold >= rule.criticalFraction() * known - 1e-9;
+        Severity severity = criticalNow || held ? Severity.CRITICAL : Severity.WARNING;
         Diagnosis diagnosis = diagnostician.diagnose(s, failing, now, false);
         String summary = failing.size() + "/" + known + " targets of " + s.targetGroup + " failed health checks within "
                 + Fmt.duration(failing.onsetSpread()) + " across " + zones.size() + " zone" + (zones.size() == 1 ? "" : "s")
@@ -58,6 +61,7 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
                 .put("reason", failing.dominantReason())
                 .put("below_minimum_healthy", belowMinimum)
                 .put("critical_held_since_step", damagedAt >= 0 ? Fmt.instant(damagedAt) : null)
+                .put("critical_held_failed_within_hold", damagedAt < 0 && held ? failedInHold : null)
                 .put("diagnosis", diagnosis.kind().id())
                 .put("diagnosis_reason", diagnosis.reason());
         diagnosis.evidence().forEach(details::put);
@@ -68,12 +72,13 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
     }
 
     /**
-     * Hysteresis: the latest step within {@code correlated.critical-hold} at which no more than
-     * 1 - critical-fraction of the known targets were healthy (-1: none). While a failure goes on,
-     * the failing share hovers around the critical fraction as targets fail, are replaced and fail
-     * again, and judged alone it would flip the alert between critical and warning at each step;
-     * a fleet that was down to half its targets stays critical until it has been better for the
-     * hold. Steps before hcwatch has heard every target (a start) do not count.
+     * Hysteresis, one half: the latest step within {@code correlated.critical-hold} at which no
+     * more than 1 - critical-fraction of the known targets were healthy (-1: none). While a failure
+     * goes on, the failing share hovers around the critical fraction as targets fail, are replaced
+     * and fail again, and judged alone it would flip the alert between critical and warning at each
+     * step; a fleet that was down to half its targets stays critical until it has been better for
+     * the hold. Steps before hcwatch has heard every target (a start) do not count. The other half,
+     * in judge: critical-fraction of the fleet failed within the hold, replaced targets counted.
      */
     private long lastDamaged(FleetState s, long now, FleetSettings.Correlated rule) {
         long settled = s.registry.createdAt + settings.interval(s.settings()) * settings.registry().silentIntervals();
