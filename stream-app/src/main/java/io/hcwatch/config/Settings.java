@@ -65,6 +65,9 @@ public final class Settings {
             new Setting("correlated.min-fraction", FRACTION, "0.30", "... and at least this share of known targets."),
             new Setting("correlated.critical-fraction", FRACTION, "0.50", "Share of failing targets that makes it critical."),
             new Setting("correlated.min-zones", INT, "2", "Zones the failures must span (unknown zones always qualify)."),
+            new Setting("correlated.critical-hold", DURATION, "5m",
+                    "correlated_failure stays critical while critical-fraction of the targets failed (replaced ones counted), or at most"
+                            + " 1 - critical-fraction were healthy at a step, this recently."),
             new Setting("zonal.zone-fraction", FRACTION, "0.50", "Share of one zone's targets failing for zonal_failure."),
             new Setting("zonal.other-zones-max-fraction", FRACTION, "0.10",
                     "... while every other zone has less than this share failing."),

@@ -30,20 +30,20 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         FailingTargets failing = FailingTargets.includingReplaced(s, now, rule.windowMillis(),
                 settings.registry().newTargetAgeMillis());
         int known = known(s, now, rule.windowMillis());
-        int needed = Math.max(rule.minTargets(), (int) Math.ceil(rule.minFraction() * known - 1e-9));
-        if (known == 0 || failing.size() < needed) {
+        if (!holds(s, failing, now, rule, true)) {
             return List.of();
         }
         Map<String, Integer> zones = failing.byZone();
-        if (spannedZones(zones, failing.size()) < rule.minZones() && !zones.containsKey("unknown")) {
-            return List.of();
-        }
         int healthy = s.healthy();
         FleetThresholds routing = s.pool.routingThresholds();
         boolean belowMinimum = s.isAlb() && routing.breached(healthy, s.registered());
         double share = (double) failing.size() / known;
-        Severity severity = share >= rule.criticalFraction() || belowMinimum
-                ? Severity.CRITICAL : Severity.WARNING;
+        boolean criticalNow = share >= rule.criticalFraction() || belowMinimum;
+        long damagedAt = criticalNow ? -1 : lastDamaged(s, now, rule);
+        int failedInHold = criticalNow || damagedAt >= 0 ? 0 : FailingTargets.includingReplaced(s, now,
+                rule.criticalHoldMillis(), settings.registry().newTargetAgeMillis()).size();
+        boolean held = damagedAt >= 0 || failedInHold >= rule.criticalFraction() * known - 1e-9;
+        Severity severity = criticalNow || held ? Severity.CRITICAL : Severity.WARNING;
         Diagnosis diagnosis = diagnostician.diagnose(s, failing, now, false);
         String summary = failing.size() + "/" + known + " targets of " + s.targetGroup + " failed health checks within "
                 + Fmt.duration(failing.onsetSpread()) + " across " + zones.size() + " zone" + (zones.size() == 1 ? "" : "s")
@@ -60,6 +60,8 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
                 .put("failing_by_zone", FailingTargets.describe(zones))
                 .put("reason", failing.dominantReason())
                 .put("below_minimum_healthy", belowMinimum)
+                .put("critical_held_since_step", damagedAt >= 0 ? Fmt.instant(damagedAt) : null)
+                .put("critical_held_failed_within_hold", damagedAt < 0 && held ? failedInHold : null)
                 .put("diagnosis", diagnosis.kind().id())
                 .put("diagnosis_reason", diagnosis.reason());
         diagnosis.evidence().forEach(details::put);
@@ -67,6 +69,45 @@ public final class CorrelatedFailureDetector implements Detector<FleetState> {
         return List.of(new Finding(AlertType.CORRELATED_FAILURE, AlertType.CORRELATED_FAILURE.id() + "/" + s.targetGroup,
                 severity, Scope.targetGroup(s.pool.lb, s.targetGroup), summary, details.build(),
                 Math.min(failing.earliestOnset(), now), now));
+    }
+
+    /**
+     * Hysteresis, one half: the latest step within {@code correlated.critical-hold} at which no
+     * more than 1 - critical-fraction of the known targets were healthy (-1: none). While a failure
+     * goes on, the failing share hovers around the critical fraction as targets fail, are replaced
+     * and fail again, and judged alone it would flip the alert between critical and warning at each
+     * step; a fleet that was down to half its targets stays critical until it has been better for
+     * the hold. Steps before hcwatch has heard every target (a start) do not count. The other half,
+     * in judge: critical-fraction of the fleet failed within the hold, replaced targets counted.
+     */
+    private long lastDamaged(FleetState s, long now, FleetSettings.Correlated rule) {
+        long settled = s.registry.createdAt + settings.interval(s.settings()) * settings.registry().silentIntervals();
+        long from = Math.max(now - rule.criticalHoldMillis(), settled);
+        return from > now ? -1 : s.history.lastAtMostHealthy(from, now, 1 - rule.criticalFraction());
+    }
+
+    /**
+     * Whether the failures (replaced targets counted) are a correlated failure: enough of the fleet,
+     * across zones, or with zones unknown when {@code unknownZonesQualify} (a failure that may
+     * span zones pages as one). zonal_failure asks with known zones only: a zone is not failing
+     * alone while failures are seen in another.
+     */
+    static boolean holds(FleetState s, FailingTargets failing, long now, FleetSettings.Correlated rule,
+                         boolean unknownZonesQualify) {
+        int known = known(s, now, rule.windowMillis());
+        int needed = Math.max(rule.minTargets(), (int) Math.ceil(rule.minFraction() * known - 1e-9));
+        if (known == 0 || failing.size() < needed) {
+            return false;
+        }
+        Map<String, Integer> zones = failing.byZone();
+        if (zones.containsKey("unknown")) {
+            if (unknownZonesQualify) {
+                return true;
+            }
+            int located = failing.size() - zones.remove("unknown");
+            return spannedZones(zones, located) >= rule.minZones();
+        }
+        return spannedZones(zones, failing.size()) >= rule.minZones();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.hcwatch.detect.fleet;
 import io.hcwatch.detect.AlertType;
 import io.hcwatch.detect.Detector;
 import io.hcwatch.detect.Finding;
+import io.hcwatch.detect.Fmt;
 import io.hcwatch.detect.Scope;
 import io.hcwatch.detect.Severity;
 import java.util.ArrayList;
@@ -15,6 +16,8 @@ import java.util.Map;
  * judged on its own targets and a zone below the DNS threshold leaves DNS, unless every zone
  * is below it (then ALB keeps them all); with cross-zone on the pool is judged, and a zone at
  * zero healthy targets stays in DNS as long as the pool is fine, which hcwatch also warns about.
+ * Healthy counts are {@link SteadyHealth}'s: a zone flapping between 0 and 1 healthy target while
+ * its targets fail and are replaced is one finding while the flapping lasts, not one per change.
  */
 public final class DnsFailoverDetector implements Detector<FleetState> {
 
@@ -30,14 +33,16 @@ public final class DnsFailoverDetector implements Detector<FleetState> {
             return List.of();
         }
         FleetThresholds dns = s.pool.dnsThresholds();
+        long window = settings.correlated().windowMillis();
         Map<String, List<TargetRecord>> zones = s.byZone();
         List<Finding> out = new ArrayList<>();
         if (s.pool.crossZoneOn()) {
-            int healthy = s.healthy();
+            SteadyHealth pool = SteadyHealth.of(s, s.targets().values(), null, now, window);
+            int healthy = pool.healthy();
             int registered = s.registered();
             // unknown is not unhealthy: below the threshold only if it would be were every unknown target healthy
             if (dns.breached(healthy + s.unknown(), registered)) {
-                out.add(finding(s, null, healthy, registered, dns, "cross-zone on: the pool is below the DNS failover threshold, "
+                out.add(finding(s, null, pool, registered, dns, "cross-zone on: the pool is below the DNS failover threshold, "
                         + "so every zone is unhealthy in DNS and ALB keeps answering with all of them", now));
                 return out;
             }
@@ -47,9 +52,9 @@ public final class DnsFailoverDetector implements Detector<FleetState> {
                 return out;
             }
             for (Map.Entry<String, List<TargetRecord>> zone : zones.entrySet()) {
-                int zoneHealthy = healthyIn(zone.getValue());
-                if (!"unknown".equals(zone.getKey()) && zoneHealthy + unknownIn(zone.getValue()) == 0) {
-                    out.add(finding(s, zone.getKey(), 0, zone.getValue().size(), dns,
+                SteadyHealth zoneHealth = SteadyHealth.of(s, zone.getValue(), zone.getKey(), now, window);
+                if (!"unknown".equals(zone.getKey()) && zoneHealth.healthy() + unknownIn(zone.getValue()) == 0) {
+                    out.add(finding(s, zone.getKey(), zoneHealth, zone.getValue().size(), dns,
                             "zone " + zone.getKey() + " has no healthy target but cross-zone aggregation (pool " + healthy + "/"
                                     + registered + " healthy) keeps it in DNS: clients resolving to its node are served by other zones",
                             now));
@@ -57,28 +62,31 @@ public final class DnsFailoverDetector implements Detector<FleetState> {
             }
             return out;
         }
-        Map<String, int[]> breaching = new LinkedHashMap<>();
+        Map<String, SteadyHealth> breaching = new LinkedHashMap<>();
         for (Map.Entry<String, List<TargetRecord>> zone : zones.entrySet()) {
-            int zoneHealthy = healthyIn(zone.getValue());
-            if (dns.breached(zoneHealthy + unknownIn(zone.getValue()), zone.getValue().size())) {
-                breaching.put(zone.getKey(), new int[] {zoneHealthy, zone.getValue().size()});
+            SteadyHealth zoneHealth = SteadyHealth.of(s, zone.getValue(), zone.getKey(), now, window);
+            if (dns.breached(zoneHealth.healthy() + unknownIn(zone.getValue()), zone.getValue().size())) {
+                breaching.put(zone.getKey(), zoneHealth);
             }
         }
         boolean allZones = breaching.size() == zones.size();
-        breaching.forEach((zone, counts) -> out.add(finding(s, zone, counts[0], counts[1], dns, allZones
+        breaching.forEach((zone, health) -> out.add(finding(s, zone, health, zones.get(zone).size(), dns, allZones
                 ? "every zone is below the DNS failover threshold, so ALB keeps all zones in DNS (no zone left to fail over to)"
                 : "cross-zone off: zone " + zone + " is below the DNS failover threshold and is removed from DNS", now)));
         return out;
     }
 
-    private static Finding finding(FleetState s, String zone, int healthy, int registered, FleetThresholds dns,
+    private Finding finding(FleetState s, String zone, SteadyHealth health, int registered, FleetThresholds dns,
                                    String action, long now) {
         String where = zone == null ? "the pool" : "zone " + zone;
-        String summary = s.targetGroup + ": " + where + " has " + healthy + "/" + registered + " healthy targets (DNS failover threshold "
-                + dns.describe() + "); " + action;
+        String recovering = health.recovering() == 0 ? ""
+                : ", " + health.recovering() + " more passing again for less than " + Fmt.duration(settings.correlated().windowMillis()) + " after failures";
+        String summary = s.targetGroup + ": " + where + " has " + health.healthy() + "/" + registered + " healthy targets"
+                + recovering + " (DNS failover threshold " + dns.describe() + "); " + action;
         Map<String, String> details = Finding.newDetails()
                 .put("zone", zone)
-                .put("healthy", healthy)
+                .put("healthy", health.healthy())
+                .put("recovering", health.recovering() > 0 ? health.recovering() : null)
                 .put("registered", registered)
                 .put("unknown", s.unknown() > 0 ? s.unknown() : null)
                 .put("threshold", dns.describe())

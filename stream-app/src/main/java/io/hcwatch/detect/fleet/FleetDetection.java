@@ -105,7 +105,8 @@ public final class FleetDetection implements Detection<FleetState, FleetInput> {
     public void step(FleetState s, long at) {
         long silence = settings.interval(s.check.settings) * settings.registry().silentIntervals();
         s.expireSilent(at, silence);
-        s.registry.forgetDeparted(at, settings.correlated().windowMillis());
+        // correlated_failure's severity looks back over its critical hold at the failures replaced since
+        s.registry.forgetDeparted(at, settings.correlated().windowMillis(), settings.correlated().criticalHoldMillis());
         s.latency.expire(at);
         s.traffic.expire(at);
         if (s.served != null) {

@@ -24,7 +24,8 @@ public record FleetSettings(
     }
 
     /** correlated.* */
-    public record Correlated(long windowMillis, int minTargets, double minFraction, double criticalFraction, int minZones) {
+    public record Correlated(long windowMillis, int minTargets, double minFraction, double criticalFraction, int minZones,
+                             long criticalHoldMillis) {
     }
 
     /** zonal.* */
@@ -68,7 +69,7 @@ public record FleetSettings(
                         s.millis("registry.new-target-age")),
                 new Correlated(s.millis("correlated.window"), s.integer("correlated.min-targets"),
                         s.number("correlated.min-fraction"), s.number("correlated.critical-fraction"),
-                        s.integer("correlated.min-zones")),
+                        s.integer("correlated.min-zones"), s.millis("correlated.critical-hold")),
                 new Zonal(s.number("zonal.zone-fraction"), s.number("zonal.other-zones-max-fraction"),
                         s.integer("zonal.min-zone-targets")),
                 new Headroom(s.millis("headroom.window"), s.integer("headroom.min-samples"), s.number("headroom.warning-ratio"),

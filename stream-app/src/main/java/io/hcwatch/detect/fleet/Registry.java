@@ -226,9 +226,14 @@ public final class Registry {
         }
     }
 
-    /** Forgets targets that left more than {@code keepMillis} before {@code now}. */
-    void forgetDeparted(long now, long keepMillis) {
-        if (!departed.isEmpty() && departed.values().removeIf(t -> t.departedAt <= now - keepMillis)) {
+    /**
+     * Forgets targets that left more than {@code keepMillis} before {@code now}, or more than
+     * {@code keepFailingMillis} when they left while failing (what correlated_failure's severity
+     * looks back on); a target that left healthy, as in a rolling deploy, goes as before.
+     */
+    void forgetDeparted(long now, long keepMillis, long keepFailingMillis) {
+        if (!departed.isEmpty() && departed.values().removeIf(t -> t.departedAt <= now - keepMillis
+                && (!t.lastCheckFailed() || t.departedAt <= now - keepFailingMillis))) {
             departed = SparseMaps.compact(departed);
         }
     }

@@ -152,6 +152,21 @@ public final class StepHistory {
         return (n * sxy - sx * sy) / denominator;
     }
 
+    /**
+     * The latest step in [from, to] at which at most {@code share} of the targets known were
+     * healthy (targets known at that step), or -1 when none.
+     */
+    public long lastAtMostHealthy(long from, long to, double share) {
+        long last = -1;
+        for (int k = 0; k < size; k++) {
+            int i = index(k);
+            if (at[i] >= from && at[i] <= to && known[i] > 0 && healthy[i] <= share * known[i] + 1e-9 && at[i] > last) {
+                last = at[i];
+            }
+        }
+        return last;
+    }
+
     /** Targets known at the latest step at or before {@code ts}; -1 when no step was recorded by then. */
     public int knownAt(long ts) {
         int i = indexAtOrBefore(ts);

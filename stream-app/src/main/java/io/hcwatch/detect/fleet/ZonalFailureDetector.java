@@ -8,11 +8,16 @@ import io.hcwatch.detect.Scope;
 import io.hcwatch.detect.Severity;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * zonal_failure: most of one zone's targets fail while the other zones are nearly clean. Says
+ * zonal_failure: most of one zone's targets fail while the other zones are nearly clean, and
+ * never while the fleet's failures (replaced targets counted) span zones as a correlated failure:
+ * a fleet-wide failure reaches some zone first, and an Auto Scaling group leaves the other zones
+ * with fresh replacements that look clean. Says
  * whether cross-zone aggregation hides the dead zone from DNS failover and fail-open, because
  * with cross-zone on ALB judges the pool, and a healthy pool keeps a dead zone in DNS.
  */
@@ -35,6 +40,13 @@ public final class ZonalFailureDetector implements Detector<FleetState> {
         }
         long window = settings.correlated().windowMillis();
         long newAge = settings.registry().newTargetAgeMillis();
+        // a fleet-wide failure that reaches one zone first, or whose other zones' failing targets
+        // were already replaced, is correlated_failure's, not a zone failing alone
+        FailingTargets spread = FailingTargets.includingReplaced(s, now, window, newAge);
+        if (CorrelatedFailureDetector.holds(s, spread, now, settings.correlated(), false)) {
+            return List.of();
+        }
+        Set<String> replaced = zonesReplacedIn(spread);
         int minTargets = settings.zonal().minZoneTargets();
         // targets fail and recover at different phases of the check interval: a zone that is
         // merely first to fail or last to recover looks zonal for less than one interval
@@ -52,7 +64,9 @@ public final class ZonalFailureDetector implements Detector<FleetState> {
             }
             long zoneOnset = failureOnset(s, members, now, window, newAge);
             long heldSince = zonalSince(s, members, now, window, newAge);
-            boolean othersClean = true;
+            // another zone whose failing targets were replaced within the window is not clean: its
+            // members may be fresh replacements that have not failed yet, or none at all
+            boolean othersClean = replaced.stream().allMatch(z -> z.equals(zone.getKey()));
             StringBuilder others = new StringBuilder();
             for (Map.Entry<String, List<TargetRecord>> other : zones.entrySet()) {
                 if (other.getKey().equals(zone.getKey())) {
@@ -239,6 +253,17 @@ public final class ZonalFailureDetector implements Detector<FleetState> {
             return Long.MIN_VALUE;
         }
         return t.lastFailureAt + window;
+    }
+
+    /** Zones with failing targets already replaced (left the target group within the window). */
+    private static Set<String> zonesReplacedIn(FailingTargets spread) {
+        Set<String> out = new HashSet<>();
+        for (TargetRecord t : spread.targets()) {
+            if (t.departedAt > 0 && t.zone != null) {
+                out.add(t.zone);
+            }
+        }
+        return out;
     }
 
     private static long failureOnset(FleetState s, List<TargetRecord> members, long now, long window, long newAge) {

@@ -136,6 +136,68 @@ class CorrelatedFailureDetectorTest {
         });
     }
 
+    /**
+     * Hysteresis: 10 targets pass every 10 s from five minutes before T0; from T1 six of them fail (60%: critical) for
+     * three rounds, from T1+30s four (40%). The fleet was down to 4 healthy of 10 at the step of
+     * T1+20s, so it stays critical for correlated.critical-hold (5 min) after that step instead
+     * of stepping down to warning at once and back up with the next failure.
+     */
+    @ParameterizedTest(name = "judged at T1+{0}s -> {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # judged at (s) | severity | why
+            10              | CRITICAL | 6 of 10 failing
+            40              | CRITICAL | 4 of 10 failing now; 4 of 10 were healthy at the step of T1+20s
+            320             | CRITICAL | the step of T1+20s is 5 min ago
+            330             | WARNING  | every step of the last 5 min had 6 of 10 healthy
+            """)
+    void severityStaysCriticalForTheHoldAfterTheFleetWasDownToHalfItsTargets(long judgedAt, Severity severity, String why) {
+        Fleet fleet = Fleet.alb();
+        for (long at = T0 - 300_000; at <= T1 + judgedAt * 1000; at += 10_000) {
+            String failing = at < T1 ? "none" : at < T1 + 30_000 ? "a=2,b=2,c=2" : "a=2,b=1,c=1";
+            fleet.round("a=4,b=3,c=3", failing, at).steps(at, at);
+        }
+        assertThat(fleet.judge(detector, T1 + judgedAt * 1000)).extracting(Finding::severity).as(why).containsExactly(severity);
+    }
+
+    /**
+     * Hysteresis where the healthy count never halves: 10 targets pass every 10 s from five minutes
+     * before T0; at T1 a-0 and b-0 time out and are drained at T1+5s, when two healthy replacements
+     * join; from T1+10s a-1, b-1 and c-0 time out at every check. 5 of 10 failed within a minute
+     * (replaced ones counted) until the replaced ones leave the window, then 3 of 10 (30%): the
+     * alert stays critical while 50% of the fleet failed within correlated.critical-hold (5 min).
+     */
+    @ParameterizedTest(name = "judged at T1+{0}s -> {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # judged at (s) | severity | why
+            10              | CRITICAL | 5 of 10 failed within a minute, 2 of them replaced
+            70              | CRITICAL | 3 of 10 within a minute, 5 of 10 within the hold
+            299             | CRITICAL | the replaced ones' failures at T1 are still within 5 min
+            300             | WARNING  | 3 of 10 within the hold
+            """)
+    void severityStaysCriticalWhileHalfTheFleetFailedWithinTheHoldReplacedTargetsCounted(long judgedAt, Severity severity,
+                                                                                         String why) {
+        Fleet fleet = Fleet.alb();
+        List<String> members = new java.util.ArrayList<>(List.of("a-0", "a-1", "a-2", "a-3", "b-0", "b-1", "b-2", "c-0", "c-1", "c-2"));
+        for (long at = T0 - 300_000; at <= T1 + judgedAt * 1000; at += 10_000) {
+            for (String target : members) {
+                boolean fails = at == T1 ? target.endsWith("-0") && !target.startsWith("c")
+                        : at > T1 && List.of("a-1", "b-1", "c-0").contains(target);
+                fleet.apply(fleet.check(target.substring(0, 1), target, at, fails ? CheckOutcome.timeout : CheckOutcome.pass,
+                        fails ? 2001 : 100).setState(fails ? TargetState.unhealthy : TargetState.healthy).build());
+            }
+            fleet.steps(at, at);
+            if (at == T1) {
+                for (String zone : List.of("a", "b")) {
+                    fleet.apply(fleet.check(zone, zone + "-0", at + 5_000, CheckOutcome.other, 0).setState(TargetState.draining).build());
+                    fleet.apply(fleet.check(zone, zone + "-9", at + 5_000, CheckOutcome.pass, 100).setState(TargetState.healthy).build());
+                    members.remove(zone + "-0");
+                    members.add(zone + "-9");
+                }
+            }
+        }
+        assertThat(fleet.judge(detector, T1 + judgedAt * 1000)).extracting(Finding::severity).as(why).containsExactly(severity);
+    }
+
     @Test
     void theFindingNamesWhoFailedWhereAndSinceWhen() {
         Fleet fleet = Fleet.alb().healthy("a=4,b=3,c=3", T0).failing("a=2", T1).failing("b=2", T1 + 5_000);

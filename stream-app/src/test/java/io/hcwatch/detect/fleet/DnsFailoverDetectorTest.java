@@ -56,6 +56,43 @@ class DnsFailoverDetectorTest {
         assertThat(found).as(why).allSatisfy(f -> assertThat(f.details().get("action")).contains(action));
     }
 
+    /**
+     * A zone whose healthy count flaps between 0 and 1 while its targets fail and come back (or are
+     * replaced by targets that pass a few checks and fail again) is one finding while it flaps: a
+     * target passing again for less than the window (60 s) after failures in its zone does not hold
+     * the zone up. Cross-zone on, AWS defaults; a=2,b=2,c=2 pass at T0, both of a time out at T1,
+     * then each event is a check of one target at T1 plus its offset.
+     */
+    @ParameterizedTest(name = "[{index}] {0} judged at T1+{1}ms -> {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # checks after the failure at T1                   | judged at | findings | why
+            -                                                   | 5000      | a 0/2    | zone a has nothing healthy
+            a-0 pass@20000                                      | 25000     | a 0/2    | a-0 passes again 20 s after a failed: recovering, the zone stays down
+            a-0 pass@20000; a-0 fail@40000; a-0 pass@50000      | 55000     | a 0/2    | flapping 0-1-0-1: still the same finding
+            a-0 pass@20000; a-1 fail@30000; a-1 fail@60000      | 79999     | a 0/2    | a-0 passing for less than 60 s while a-1 still fails
+            a-0 pass@20000; a-1 fail@30000; a-1 fail@60000      | 80000     | none     | a-0 has passed for 60 s: it holds the zone up though a-1 still fails
+            a-0 pass@20000; a-1 pass@20000                      | 59999     | a 0/2    | both passing again, the zone's failures still within 60 s
+            a-0 pass@20000; a-1 pass@20000                      | 60000     | none     | the zone's last failure left the window
+            """)
+    void aZoneFlappingBetweenNoneAndOneHealthyTargetIsOneFinding(String checks, long judgedAt, String findings, String why) {
+        Fleet fleet = Fleet.alb().healthy("a=2,b=2,c=2", T0).round("a=2,b=2,c=2", "a=2", T1);
+        if (!checks.equals("-")) {
+            for (String event : checks.split(";")) {
+                String[] whoWhat = event.trim().split("[ @]");
+                boolean fails = whoWhat[1].equals("fail");
+                fleet.apply(fleet.check("a", whoWhat[0], T1 + Long.parseLong(whoWhat[2]),
+                                fails ? io.hcwatch.avro.v1.CheckOutcome.timeout : io.hcwatch.avro.v1.CheckOutcome.pass, fails ? 2001 : 100)
+                        .setState(fails ? io.hcwatch.avro.v1.TargetState.unhealthy : io.hcwatch.avro.v1.TargetState.healthy).build());
+            }
+        }
+        // the other zones keep passing
+        for (long at = T1 + 10_000; at <= T1 + judgedAt; at += 10_000) {
+            fleet.healthy("b=2,c=2", at);
+        }
+        assertThat(described(fleet.judge(detector, T1 + judgedAt))).as(why)
+                .containsExactlyElementsOf(findings.equals("none") ? List.of() : List.of(findings));
+    }
+
     @ParameterizedTest(name = "judged T1+{0}ms after the first record -> fires {1}")
     @CsvSource(delimiter = '|', textBlock = """
             # judged at | fires | why

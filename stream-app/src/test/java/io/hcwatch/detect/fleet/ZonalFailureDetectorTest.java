@@ -133,6 +133,35 @@ class ZonalFailureDetectorTest {
             """)
     void theHoldCountsFromTheLaterOfTheOnsetAndTheOtherZonesBecomingClean(String targets, String checks, long judgedAt,
                                                                          String zone, String why) {
+        Fleet fleet = play(targets, checks);
+        assertThat(fleet.judge(detector, T1 + judgedAt)).as(why).extracting(f -> f.details().get("zone"))
+                .containsExactlyElementsOf(zone.equals("none") ? java.util.List.of() : java.util.List.of(Fleet.az(zone)));
+    }
+
+    /**
+     * A fleet-wide failure is correlated_failure's, even where the Auto Scaling group has already
+     * replaced the failing targets of the other zones, so that what is left there looks clean
+     * (issue 28: "1/2 targets of web-prod in us-east-2b are failing while other zones are healthy
+     * (us-east-2a=0%)" while the whole fleet failed). Events as in the table above, and
+     * {@code b-0 drain@5000}: the target is drained (state draining) and leaves.
+     */
+    @ParameterizedTest(name = "[{index}] {0}: {1} -> {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # targets    | checks from T1                                                                                      | zonal in | why
+            a=4,b=4,c=4  | a=4 fail@0; b-0..1 fail@0; b-0..1 drain@5000; b-2..3 pass@3000; c=4 pass@3000                      | none     | b's two failing targets were replaced: 6 of 12 failed across a and b, a correlated failure
+            a=4,b=4,c=4  | a=4 fail@0; b-0 fail@0; b-0 drain@5000; b-1..3 pass@3000; c=4 pass@3000                           | none     | b lost a failing target to replacement: not clean, though its members pass
+            a=2,b=2,c=2  | a=2 fail@0; c=2 fail@0; b-0 fail@0; a-0..1 drain@5000; c-0..1 drain@5000; a-2..3 pass@3000; b-1 pass@3000 | none | the issue's case: a and c failed and were replaced, a's replacements pass, b has 1 of 2 failing
+            a=4,b=4,c=4  | a=4 fail@0; a-0 drain@5000; b=4 pass@3000; c=4 pass@3000                                          | a        | the failing zone's own replaced target: still a zone failing alone
+            """)
+    void aZoneIsNotFailingAloneWhileTheFleetsFailureSpansZonesReplacedTargetsCounted(String targets, String checks, String zone,
+                                                                                     String why) {
+        Fleet fleet = play(targets, checks);
+        assertThat(fleet.judge(detector, T1 + 15_000)).as(why).extracting(f -> f.details().get("zone"))
+                .containsExactlyElementsOf(zone.equals("none") ? java.util.List.of() : java.util.List.of(Fleet.az(zone)));
+    }
+
+    /** Every target passes at T0 (10 s check interval), then each event is a check at T1 plus its offset. */
+    private static Fleet play(String targets, String checks) {
         Fleet fleet = Fleet.alb();
         fleet.apply(Checks.lbConfig(Fleet.TG, T0).setHealthCheck(Checks.checkConfig(5000, 10_000)).build());
         fleet.healthy(targets, T0);
@@ -141,8 +170,9 @@ class ZonalFailureDetectorTest {
             String[] who = whatAt[0].trim().split(" ");
             long at = T1 + Long.parseLong(whatAt[1]);
             boolean fails = who[1].equals("fail");
-            CheckOutcome outcome = fails ? CheckOutcome.timeout : CheckOutcome.pass;
-            TargetState state = fails ? TargetState.unhealthy : TargetState.healthy;
+            boolean drains = who[1].equals("drain");
+            CheckOutcome outcome = fails ? CheckOutcome.timeout : drains ? CheckOutcome.other : CheckOutcome.pass;
+            TargetState state = fails ? TargetState.unhealthy : drains ? TargetState.draining : TargetState.healthy;
             if (who[0].contains("=")) {
                 fleet.checkAll(who[0], at, outcome, fails ? 2001 : 100, state);
                 continue;
@@ -153,8 +183,7 @@ class ZonalFailureDetectorTest {
                 fleet.apply(fleet.check(zoneOf, zoneOf + "-" + k, at, outcome, fails ? 2001 : 100).setState(state).build());
             }
         }
-        assertThat(fleet.judge(detector, T1 + judgedAt)).as(why).extracting(f -> f.details().get("zone"))
-                .containsExactlyElementsOf(zone.equals("none") ? java.util.List.of() : java.util.List.of(Fleet.az(zone)));
+        return fleet;
     }
 
     @Test
