@@ -168,7 +168,9 @@ class HaproxyChecksAndHoldersIT {
         Instant firstTimeout = await("a check timed out under the new timeout").atMost(Duration.ofSeconds(30)).until(
                 () -> checks().stream().filter(c -> c.getOutcome() == CheckOutcome.timeout).map(HealthCheckResult::getTs)
                         .findFirst().orElse(null), t -> t != null);
-        assertThat(changedAt).as("the config risk is dated at the reload, before the first failed check").isBefore(firstTimeout);
+        // the first poll of the new worker may also be the one that sees its first check time out: then they are one instant
+        assertThat(changedAt).as("the config risk is dated at the reload, no later than the first failed check")
+                .isBeforeOrEqualTo(firstTimeout);
         healthDelayMs.set(20);
 
         // 3. 127.0.0.1 fills fe_web with tarpitted requests
