@@ -72,7 +72,7 @@ class AvroJsonTest {
     @Test
     void haproxyStatsNestFrontendsAndBackendsAsArraysOfObjects() throws Exception {
         HaproxyStats s = new HaproxyStats(TS, "lb1", 4242, 3600L, false, 1000L, 12, 1000, 5, 5, 0, 99,
-                List.of(new FrontendStats("fe_web", "OPEN", 10, 200, 50, null, 5, 5, 5, 5L, 0L, 1L, null)),
+                List.of(new FrontendStats("fe_web", "OPEN", 10, 200, 50, null, 5, 5, 5, 5L, 0L, 1L, null, null, null)),
                 List.of(new BackendStats("be_web", "UP", 10, 0, 2, 0, 5L, 0L, 0L)));
 
         JsonNode json = new ObjectMapper().readTree(AvroJson.write(s));

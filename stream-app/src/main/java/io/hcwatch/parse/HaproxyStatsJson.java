@@ -3,6 +3,7 @@ package io.hcwatch.parse;
 import io.hcwatch.avro.v1.BackendStats;
 import io.hcwatch.avro.v1.FrontendStats;
 import io.hcwatch.avro.v1.HaproxyStats;
+import io.hcwatch.avro.v1.SlotHolder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +34,7 @@ public final class HaproxyStatsJson implements LineParser<HaproxyStats> {
                 frontends.add(new FrontendStats(fe.string("name", true), fe.string("status", false), fe.requiredWhole("scur", 0, MAX),
                         fe.nonNegative("slim"), orZero(fe.nonNegative("smax")), fe.nonNegative("qcur"), orZero(fe.nonNegative("rate")),
                         fe.nonNegative("req_rate"), fe.nonNegative("conn_rate"), count(fe, "stot_delta"), count(fe, "ereq_delta"),
-                        count(fe, "dreq_delta"), count(fe, "dcon_delta")));
+                        count(fe, "dreq_delta"), count(fe, "dcon_delta"), holders(fe), fe.nonNegative("sessions_listed")));
             }
             List<BackendStats> backends = new ArrayList<>();
             for (JsonFields be : f.objects("backends")) {
@@ -49,6 +50,19 @@ public final class HaproxyStatsJson implements LineParser<HaproxyStats> {
         } catch (JsonFields.Invalid invalid) {
             return ParseResult.rejected(invalid.reason, invalid.getMessage());
         }
+    }
+
+    /** null when the poll names no holders (absent, null or empty: the monitor reads all three alike). */
+    private static List<SlotHolder> holders(JsonFields fe) {
+        List<JsonFields> items = fe.objects("holders");
+        if (items.isEmpty()) {
+            return null;
+        }
+        List<SlotHolder> holders = new ArrayList<>(items.size());
+        for (JsonFields h : items) {
+            holders.add(new SlotHolder(h.string("source", true), h.requiredWhole("sessions", 0, MAX)));
+        }
+        return holders;
     }
 
     private static Long count(JsonFields f, String name) {

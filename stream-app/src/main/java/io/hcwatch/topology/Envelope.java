@@ -72,7 +72,7 @@ public record Envelope(Payload payload, String upstream) {
          */
         int version() {
             return switch (this) {
-                case HAPROXY_TRAFFIC, TARGET_TRAFFIC, LB_CONFIG -> 2;
+                case HAPROXY_TRAFFIC, TARGET_TRAFFIC, LB_CONFIG, HAPROXY_STATS -> 2;
                 default -> 1;
             };
         }

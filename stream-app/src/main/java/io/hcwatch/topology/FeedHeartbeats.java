@@ -37,9 +37,10 @@ final class FeedHeartbeats {
      * The collector polled HAProxy host {@code host} at {@code time}: the heartbeat of the host's
      * haproxy feed, so telemetry_gap tells a log-shipping gap from a host gone.
      */
-    void polled(String host, long time) {
+    void polled(String host, long time, boolean served) {
         if (firstOfItsSecond(host, time)) {
-            out.send(Destination.FEED, FeedDetection.key(FeedDetection.HAPROXY, host), FeedDetection.pollOf(host, time), time);
+            out.send(Destination.FEED, FeedDetection.key(FeedDetection.HAPROXY, host), FeedDetection.pollOf(host, time, served),
+                    time);
         }
     }
 

@@ -117,8 +117,21 @@ final class Routing implements Decoded.Cases<Void> {
         hosts.named(host);
         out.send(Destination.HOST, host, poll, ts);
         sentOn.run();
-        heartbeats.polled(host, ts);
+        heartbeats.polled(host, ts, served(poll.stats()));
         return null;
+    }
+
+    /**
+     * Whether HAProxy served sessions in the interval this poll covers: false only when every
+     * frontend's stot_delta says none (the first poll and a reload have no deltas: unknown, served).
+     */
+    static boolean served(io.hcwatch.avro.v1.HaproxyStats stats) {
+        for (io.hcwatch.avro.v1.FrontendStats f : stats.getFrontends()) {
+            if (f.getStotDelta() == null || f.getStotDelta() > 0) {
+                return true;
+            }
+        }
+        return stats.getFrontends().isEmpty();
     }
 
     /**

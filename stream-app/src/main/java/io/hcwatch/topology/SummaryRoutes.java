@@ -9,6 +9,7 @@ import io.hcwatch.input.ClientSummary;
 import io.hcwatch.input.FrontendSummary;
 import io.hcwatch.input.Summary;
 import io.hcwatch.input.TargetSummary;
+import io.hcwatch.traffic.TrafficCombiner;
 import io.hcwatch.topology.Routed.Destination;
 import java.util.List;
 
@@ -60,7 +61,10 @@ final class SummaryRoutes implements Summarising.Release, Summary.Cases<Void> {
     public Void frontendSummary(FrontendSummary summary) {
         HaproxyTraffic h = summary.traffic();
         out.send(Destination.HOST, h.getHost(), summary, h.getBucketStart());
-        heartbeats.seen(h.getHost(), h.getBucketStart());
+        if (!TrafficCombiner.UNNAMED_HOST.equals(h.getHost())) {
+            // the placeholder is no feed: lines read before the collector's first poll named the host would leave it silent
+            heartbeats.seen(h.getHost(), h.getBucketStart());
+        }
         return null;
     }
 

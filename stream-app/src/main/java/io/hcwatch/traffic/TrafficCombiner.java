@@ -132,9 +132,12 @@ public final class TrafficCombiner {
     /** TargetTraffic.source of an HAProxy backend's per-server counts. */
     public static final String HAPROXY_BACKEND = "haproxy";
 
+    /** The host of HAProxy lines that name none while no single collector host is known: a placeholder, not a machine. */
+    public static final String UNNAMED_HOST = "unknown";
+
     public void addHaproxy(HaproxyRequest r) {
         long second = Math.floorDiv(r.getTs().toEpochMilli(), 1000) * 1000;
-        String host = r.getHost() == null ? "unknown" : r.getHost();
+        String host = r.getHost() == null ? UNNAMED_HOST : r.getHost();
         addBackendServer(r, second);
         Bucket bucket = new Bucket(host, r.getFrontend(), null, second);
         HaproxyTraffic f = frontends.computeIfAbsent(bucket, k -> new HaproxyTraffic(

@@ -44,6 +44,21 @@ class HaproxyStatsJsonTest {
     }
 
     @Test
+    void theHoldersOfAFrontendNearItsLimitAsTheCollectorListsThem() {
+        String withHolders = POLL.replace("\"dcon_delta\":0}", "\"dcon_delta\":0,\"holders\":[{\"source\":\"127.0.0.1\",\"sessions\":180},"
+                + "{\"source\":\"2001:db8:1:2::/64\",\"sessions\":15}],\"sessions_listed\":200}");
+
+        HaproxyStats s = ((ParseResult.Ok<HaproxyStats>) parser.parse(withHolders)).value();
+
+        assertThat(s.getFrontends().get(0).getHolders()).extracting(h -> h.getSource() + "=" + h.getSessions())
+                .containsExactly("127.0.0.1=180", "2001:db8:1:2::/64=15");
+        assertThat(s.getFrontends().get(0).getSessionsListed()).isEqualTo(200);
+        assertThat(s.getFrontends().get(1).getHolders()).as("not read for a frontend far from its limit").isNull();
+        assertThat(parser.parse(withHolders.replace("\"sessions\":15", "\"sessions\":-1")))
+                .isInstanceOf(ParseResult.Rejected.class);
+    }
+
+    @Test
     void onlyTsHostAndEachFrontendsNameAndScurAreRequired() {
         ParseResult<HaproxyStats> r = parser.parse("{\"ts\":1764669601300,\"host\":\"web1\",\"frontends\":[{\"name\":\"www\",\"scur\":5}]}");
         assertThat(r).isInstanceOf(ParseResult.Ok.class);

@@ -89,6 +89,27 @@ class EnvelopeSerdeTest {
         assertThat(back.upstream()).isEqualTo("alb-0");
     }
 
+    /**
+     * A poll an earlier release put on a repartition topic (envelope schema version 1: frontends
+     * without holders): the bytes InternalBytesGoldenTest pinned for it before version 2.
+     */
+    @Test
+    void aHaproxyStatsOfVersionOneIsReadWithoutHolders() {
+        byte[] v1 = java.util.HexFormat.of().parseHex("000a011e686170726f78792d73746174732d30a8edd8c19667066c6231000000"
+                + "0002ea0202d00f00000000020c66655f77656202084f50454ee802029003fc0200180000000000000000");
+
+        Envelope back = serde.deserialize("host", v1);
+
+        io.hcwatch.avro.v1.HaproxyStats stats = ((io.hcwatch.input.Poll) back.payload()).stats();
+        assertThat(stats.getHost()).isEqualTo("lb1");
+        assertThat(stats.getFrontends()).singleElement().satisfies(f -> {
+            assertThat(f.getName()).isEqualTo("fe_web");
+            assertThat(f.getHolders()).isNull();
+            assertThat(f.getSessionsListed()).isNull();
+        });
+        assertThat(back.upstream()).isEqualTo("haproxy-stats-0");
+    }
+
     /** An LbConfig an earlier release put on a repartition topic (envelope schema version 1: no log_format). */
     @Test
     void anLbConfigOfVersionOneIsReadWithoutALogFormat() throws Exception {

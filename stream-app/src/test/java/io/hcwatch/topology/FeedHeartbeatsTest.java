@@ -32,10 +32,13 @@ class FeedHeartbeatsTest {
     void aSourceThatPacesNoFeedMonitorSendsNoHeartbeatButACollectorPollIsItsHostsHeartbeat() {
         FeedHeartbeats beats = new FeedHeartbeats(Source.HAPROXY_STATS, records.outbox("haproxy-stats-0"));
         beats.seen("lb1", T0);
-        beats.polled("lb1", T0 + 300);
-        beats.polled("lb1", T0 + 600);
-        assertThat(records.described()).containsExactly("FEED haproxy/lb1 FEED_SEEN@0.3");
+        beats.polled("lb1", T0 + 300, true);
+        beats.polled("lb1", T0 + 600, true);
+        beats.polled("lb1", T0 + 1300, false);
+        assertThat(records.described()).containsExactly("FEED haproxy/lb1 FEED_SEEN@0.3", "FEED haproxy/lb1 FEED_SEEN@1.3");
         FeedHeartbeat poll = (FeedHeartbeat) records.sent.get(0).value().envelope().payload();
         assertThat(poll.seen().getSource()).isEqualTo("haproxy-stats");
+        FeedHeartbeat quiet = (FeedHeartbeat) records.sent.get(1).value().envelope().payload();
+        assertThat(quiet.seen().getSource()).as("a poll in which HAProxy served nothing").isEqualTo("haproxy-stats-idle");
     }
 }

@@ -38,6 +38,18 @@ class SummaryRoutesTest {
     }
 
     @Test
+    void haproxyLinesOfNoNamedHostGoToThePlaceholderHostButBeatForNoFeed() {
+        TrafficCombiner combiner = new TrafficCombiner(16);
+        var line = IngestRecords.haproxy("lb1", "fe", "app", T0 + 100).request();
+        line.setHost(null);
+        combiner.addHaproxy(line);
+        release(Source.HAPROXY, combiner);
+        assertThat(records.described()).as("before the collector names the host, nothing may later fall silent")
+                .containsExactlyInAnyOrder("FLEET app TARGET_TRAFFIC@0.0", "HOST unknown HAPROXY_TRAFFIC@0.0",
+                        "FLOOD haproxy/fe CLIENT_TRAFFIC@0.0");
+    }
+
+    @Test
     void aCheckBatchGoesToItsTargetGroupAndBeatsForItsLoadBalancerOrElseItsTargetGroup() {
         Outbox out = records.outbox("alb-health-0");
         SummaryRoutes routes = new SummaryRoutes(Source.ALB_HEALTH, out, new FeedHeartbeats(Source.ALB_HEALTH, out));

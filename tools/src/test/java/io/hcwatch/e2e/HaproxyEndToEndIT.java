@@ -124,15 +124,7 @@ class HaproxyEndToEndIT {
         ExternalTool haproxyTool = ExternalTool.haproxy();
         ExternalTool rsyslogd = ExternalTool.rsyslogd();
         kafka = EmbeddedKafkaBroker.start();
-        List<String> inputs = new ArrayList<>();
-        for (Source s : Source.values()) {
-            if (s != Source.CONFIG) {
-                inputs.add(topics.input(s));
-            }
-        }
-        kafka.createTopics(1, inputs);
-        kafka.createTopics(1, List.of(topics.input(Source.CONFIG)), Map.of("cleanup.policy", "compact"));
-        kafka.createTopics(1, topics.alerts(), topics.incidents(), topics.deadLetters());
+        E2eStack.createTopics(kafka, topics);
 
         for (int i = 0; i < 3; i++) {
             backendPorts[i] = freePort();
@@ -159,7 +151,8 @@ class HaproxyEndToEndIT {
         collector.start();
         app = new StreamApp(StreamAppConfig.from(appProperties()));
         app.start();
-        threads.submit(this::readAlerts);
+        threads.submit(() -> E2eStack.readAlerts(kafka, REGISTRY, topics, "e2e-alerts", () -> true,
+                a -> alerts.add(new Received(a, System.currentTimeMillis()))));
         await("the stream app").atMost(Duration.ofSeconds(60)).until(app::isReady);
 
         // 1. users from 127.0.0.2-6; rsyslog stopped for 30 s in the middle: no alert, no line lost
@@ -310,13 +303,7 @@ class HaproxyEndToEndIT {
     }
 
     private Properties appProperties() {
-        Properties p = new Properties();
-        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
-        p.setProperty("schema.registry.url", REGISTRY);
-        p.setProperty("application.id", "hcwatch-haproxy-e2e");
-        p.setProperty("metrics.host", "127.0.0.1");
-        p.setProperty("metrics.port", "0");
-        p.setProperty("state.dir", dir.resolve("state").toString());
+        Properties p = E2eStack.appProperties(kafka, REGISTRY, "hcwatch-haproxy-e2e", dir.resolve("state"));
         // resolves follow the clear steps; the default cool-down (5 min) would outlast the test
         p.setProperty("detect.alert.cool-down", "0s");
         return p;
@@ -412,22 +399,6 @@ class HaproxyEndToEndIT {
         }
     }
 
-    private void readAlerts() {
-        SpecificAvroDeserializer<Alert> values = new SpecificAvroDeserializer<>(Alert.class);
-        values.configure(Map.of("schema.registry.url", REGISTRY), false);
-        try (KafkaConsumer<String, Alert> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                "group.id", "e2e-alerts", "auto.offset.reset", "earliest"), new StringDeserializer(), values)) {
-            c.subscribe(List.of(topics.alerts()));
-            while (!Thread.currentThread().isInterrupted()) {
-                for (ConsumerRecord<String, Alert> r : c.poll(Duration.ofMillis(100))) {
-                    alerts.add(new Received(r.value(), System.currentTimeMillis()));
-                }
-            }
-        } catch (org.apache.kafka.common.errors.InterruptException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private Received firing(String type) {
         return alerts.stream().filter(r -> r.alert().getType().equals(type) && r.alert().getStatus() == AlertStatus.firing)
                 .findFirst().orElse(null);
@@ -465,9 +436,7 @@ class HaproxyEndToEndIT {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return E2eStack.freePort();
     }
 
     private static int freeUdpPort() throws IOException {

@@ -61,7 +61,8 @@ public final class HaproxyCollector implements Collector {
                     : new StatsPageSource(http, h.statsUrl(), h.basicAuth(), config.timeout());
             ExponentialBackoff backoff = new ExponentialBackoff(config.backoffInitial(), config.backoffMax());
             HostPoller poller = new HostPoller(h.name(), source, publisher, this::topic, metrics, errors, backoff,
-                    config.pollInterval(), Clock.systemUTC(), executor, h.cfgFile() == null ? null : new CfgFile(h.cfgFile()));
+                    config.pollInterval(), Clock.systemUTC(), executor, h.cfgFile() == null ? null : new CfgFile(h.cfgFile()),
+                    new HolderReading(config.holdersAtPercent(), config.holdersTop()));
             pollers.add(poller);
             LOG.info("polling HAProxy host {} via {} every {} ms{}", h.name(), source.describe(), config.pollInterval().toMillis(),
                     h.cfgFile() == null ? " (no config-file: check settings and log formats unknown)" : ", configuration " + h.cfgFile());

@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
  */
 record HaproxyConfig(PublishConfig publish, String configTopic, String healthTopic, String statsTopic,
                      Duration pollInterval, Duration timeout, Duration backoffInitial, Duration backoffMax,
-                     List<Host> hosts) {
+                     List<Host> hosts, int holdersAtPercent, int holdersTop) {
 
     static final int DEFAULT_METRICS_PORT = 9405;
     private static final String HOST_PREFIX = "haproxy.host.";
@@ -84,7 +84,8 @@ record HaproxyConfig(PublishConfig publish, String configTopic, String healthTop
         }
         HaproxyConfig config = new HaproxyConfig(publish, in.text("topic.config", "lb-config"),
                 in.text("topic.health", "health-check-results"), in.text("topic.haproxy-stats", "haproxy-stats"),
-                interval, timeout, backoffInitial, backoffMax, List.copyOf(hosts));
+                interval, timeout, backoffInitial, backoffMax, List.copyOf(hosts),
+                in.integer("haproxy.holders.at-percent", 80, 1, 100), in.integer("haproxy.holders.top", 10, 1, 100));
         in.refuseUnclaimed();
         return config;
     }

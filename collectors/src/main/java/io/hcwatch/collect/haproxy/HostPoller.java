@@ -36,13 +36,14 @@ final class HostPoller implements Runnable {
     private final Clock clock;
     private final ScheduledExecutorService executor;
     private final CfgFile cfgFile;
+    private final HolderReading holders;
     private HaproxyCfg.Settings cfg;
     private int failures;
     private volatile boolean stopped;
 
     HostPoller(String host, StatsSource source, Publisher publisher, Function<Outgoing.Topic, String> topics,
                CollectorMetrics metrics, ErrorLog errors, ExponentialBackoff backoff, Duration interval, Clock clock,
-               ScheduledExecutorService executor, CfgFile cfgFile) {
+               ScheduledExecutorService executor, CfgFile cfgFile, HolderReading holders) {
         this.host = host;
         this.source = source;
         this.tracker = new HostTracker(host);
@@ -55,6 +56,7 @@ final class HostPoller implements Runnable {
         this.clock = clock;
         this.executor = executor;
         this.cfgFile = cfgFile;
+        this.holders = holders;
         metrics.hostKnown(host);
     }
 
@@ -103,7 +105,9 @@ final class HostPoller implements Runnable {
         if (cfgFile != null && (cfg == null || tracker.restarted(snapshot))) {
             readCfg();
         }
-        HostTracker.Result result = tracker.track(snapshot, pollMs, cfg);
+        HolderReading.Holders held = holders.read(snapshot, source, (reason, message) -> errors.failure(
+                "haproxy host " + host + " sessions", reason, message, " (slot holders are not published meanwhile)"));
+        HostTracker.Result result = tracker.track(snapshot, pollMs, cfg, held);
         metrics.pollSucceeded(host, readNanos);
         if (result.reloaded()) {
             metrics.reload(host);

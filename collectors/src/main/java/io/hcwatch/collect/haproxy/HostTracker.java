@@ -54,7 +54,7 @@ final class HostTracker {
     }
 
     Result track(Snapshot s, long pollMs) {
-        return track(s, pollMs, null);
+        return track(s, pollMs, null, HolderReading.Holders.NONE);
     }
 
     /** Whether this poll meets a HAProxy process other than the last one's (or is the first). */
@@ -64,6 +64,11 @@ final class HostTracker {
 
     /** @param cfg the host's haproxy.cfg as last read, or null when the collector is not given it */
     Result track(Snapshot s, long pollMs, HaproxyCfg.Settings cfg) {
+        return track(s, pollMs, cfg, HolderReading.Holders.NONE);
+    }
+
+    /** @param holders the clients holding the sessions of frontends near their limit, read at this poll */
+    Result track(Snapshot s, long pollMs, HaproxyCfg.Settings cfg, HolderReading.Holders holders) {
         ProcessInfo p = s.process();
         boolean first = lastPid == null;
         boolean reloaded = !first && restarted(s);
@@ -77,7 +82,7 @@ final class HostTracker {
         limits(s, ts, cfg == null ? Map.of() : cfg.logFormats(), out);
         checks.track(s, pollMs, first ? pollMs : lastPollMs, first || reloaded, cfg, out);
         List<String> resets = new ArrayList<>();
-        HaproxyStats stats = stats(s, ts, reloaded, intervalMs, resets);
+        HaproxyStats stats = stats(s, ts, reloaded, intervalMs, resets, holders);
         out.add(new Outgoing(Outgoing.Topic.STATS, host, stats, pollMs, () -> { }));
         lastPid = p.pid();
         lastUptime = p.uptimeSec();
@@ -142,14 +147,15 @@ final class HostTracker {
         return new String[] {ip, port};
     }
 
-    private HaproxyStats stats(Snapshot s, Instant ts, boolean reloaded, Long intervalMs, List<String> resets) {
+    private HaproxyStats stats(Snapshot s, Instant ts, boolean reloaded, Long intervalMs, List<String> resets,
+                               HolderReading.Holders holders) {
         ProcessInfo p = s.process();
         List<FrontendStats> frontends = new ArrayList<>(s.frontends().size());
         for (Snapshot.Frontend f : s.frontends()) {
             long[] now = {f.stot(), f.ereq(), f.dreq(), f.dcon() == null ? ABSENT : f.dcon()};
             Long[] d = deltas(frontendCounters.put(f.name(), now), now, intervalMs, f.name(), resets);
             frontends.add(new FrontendStats(f.name(), f.status(), f.scur(), f.slim(), f.smax(), f.qcur(), f.rate(),
-                    f.reqRate(), f.connRate(), d[0], d[1], d[2], d[3]));
+                    f.reqRate(), f.connRate(), d[0], d[1], d[2], d[3], holders.top(f.name()), holders.listed(f.name())));
         }
         List<BackendStats> backends = new ArrayList<>(s.backends().size());
         for (Snapshot.Backend b : s.backends()) {

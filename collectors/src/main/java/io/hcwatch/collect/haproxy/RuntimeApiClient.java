@@ -39,7 +39,22 @@ final class RuntimeApiClient {
         return address;
     }
 
+    /** What reads an answer as it arrives, without holding all of it. */
+    interface AnswerReader {
+        void read(byte[] bytes, int length) throws PollException;
+    }
+
     String execute(String commandLine) throws PollException {
+        ByteArrayOutputStream answer = new ByteArrayOutputStream(64 * 1024);
+        execute(commandLine, MAX_ANSWER_BYTES, (bytes, length) -> answer.write(bytes, 0, length));
+        return answer.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Runs a command and hands its answer to {@code reader} chunk by chunk, refusing more than
+     * {@code maxBytes}.
+     */
+    void execute(String commandLine, long maxBytes, AnswerReader reader) throws PollException {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (SocketChannel channel = address.isUnix() ? SocketChannel.open(StandardProtocolFamily.UNIX) : SocketChannel.open();
              Selector selector = Selector.open()) {
@@ -57,22 +72,22 @@ final class RuntimeApiClient {
                 channel.write(out);
             }
             key.interestOps(SelectionKey.OP_READ);
-            ByteArrayOutputStream answer = new ByteArrayOutputStream(64 * 1024);
             ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+            long total = 0;
             while (true) {
                 await(selector, deadline, "reading the answer to '" + commandLine + "'");
                 int n = channel.read(in);
                 if (n < 0) {
                     break;
                 }
-                answer.write(in.array(), 0, in.position());
-                in.clear();
-                if (answer.size() > MAX_ANSWER_BYTES) {
+                total += in.position();
+                if (total > maxBytes) {
                     throw new PollException(PollException.Reasons.UNKNOWN_FORMAT,
-                            "the answer to '" + commandLine + "' exceeds " + MAX_ANSWER_BYTES + " bytes");
+                            "the answer to '" + commandLine + "' exceeds " + maxBytes + " bytes");
                 }
+                reader.read(in.array(), in.position());
+                in.clear();
             }
-            return answer.toString(StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw classify(e);
         }

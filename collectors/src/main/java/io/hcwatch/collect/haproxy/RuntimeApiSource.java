@@ -53,6 +53,21 @@ final class RuntimeApiSource implements StatsSource {
         }
     }
 
+    /** A frontend of 50,000 sessions answers ~16 MB; far more than that is not a show sess answer. */
+    static final long MAX_SESSIONS_ANSWER = 256L << 20;
+
+    @Override
+    public SessionSources sessions(java.util.Set<String> frontends) throws PollException {
+        SessionSources sources = new SessionSources(frontends);
+        client.execute("show sess", MAX_SESSIONS_ANSWER, sources);
+        if (sources.refusal() != null) {
+            throw new PollException(sources.refusal().startsWith("Permission denied") ? PollException.Reasons.PERMISSION_DENIED
+                    : PollException.Reasons.UNKNOWN_COMMAND, "HAProxy refused 'show sess' (it needs a socket at level operator or admin): '"
+                    + Csv.shown(sources.refusal()) + "'");
+        }
+        return sources;
+    }
+
     @Override
     public String describe() {
         return "runtime API " + client.address();

@@ -19,6 +19,11 @@ public final class FeedDetection implements Detection<FeedState, FeedHeartbeat> 
      * of the host's {@link #HAPROXY} feed, keyed like it ({@link #pollOf}).
      */
     public static final String POLLS = "haproxy-stats";
+    /**
+     * A poll in which HAProxy served no new session (every frontend's stot unchanged): the host is up
+     * and quiet, so its logs have nothing to say. Polls of releases before this one all read as POLLS.
+     */
+    public static final String IDLE_POLLS = "haproxy-stats-idle";
 
     private final GapSettings settings;
     private final List<Detector<FeedState>> detectors;
@@ -35,21 +40,30 @@ public final class FeedDetection implements Detection<FeedState, FeedHeartbeat> 
 
     /** The collector's poll of HAProxy host {@code host} at {@code ts}, for the feed monitor key {@code key(HAPROXY, host)}. */
     public static FeedHeartbeat pollOf(String host, long ts) {
-        return new FeedHeartbeat(new FeedSeen(POLLS, host, ts));
+        return pollOf(host, ts, true);
+    }
+
+    /** @param served whether HAProxy served sessions since the poll before (false only when the poll says none) */
+    public static FeedHeartbeat pollOf(String host, long ts, boolean served) {
+        return new FeedHeartbeat(new FeedSeen(served ? POLLS : IDLE_POLLS, host, ts));
+    }
+
+    private static boolean isPoll(FeedSeen f) {
+        return POLLS.equals(f.getSource()) || IDLE_POLLS.equals(f.getSource());
     }
 
     @Override
     public FeedState newState(String key, FeedHeartbeat first) {
         FeedSeen f = first.seen();
-        return POLLS.equals(f.getSource()) ? FeedState.polledOnly(HAPROXY, f.getName(), f.getTs())
+        return isPoll(f) ? FeedState.polledOnly(HAPROXY, f.getName(), f.getTs())
                 : FeedState.of(f.getSource(), f.getName(), f.getTs());
     }
 
     @Override
     public void apply(FeedState state, FeedHeartbeat record, long now) {
         FeedSeen f = record.seen();
-        if (POLLS.equals(f.getSource())) {
-            state.polled(f.getTs());
+        if (isPoll(f)) {
+            state.polled(f.getTs(), POLLS.equals(f.getSource()));
         } else {
             state.seen(f.getTs(), settings.allowedSilence(state));
         }

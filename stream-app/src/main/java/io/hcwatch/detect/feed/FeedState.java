@@ -25,6 +25,11 @@ public final class FeedState {
      * the shipping that stopped, not the host.
      */
     public long lastPolled;
+    /**
+     * Event time of the newest poll in which HAProxy served sessions (null: none seen, or no polls).
+     * Polls that go on while HAProxy serves nothing say the host is quiet, not its shipping broken.
+     */
+    public Long lastServed;
 
     public FeedState() {
     }
@@ -55,7 +60,23 @@ public final class FeedState {
 
     /** The collector polled the host at {@code time}; a late poll does not move it back. */
     public void polled(long time) {
+        polled(time, true);
+    }
+
+    /** @param served whether HAProxy served sessions in the interval this poll covers */
+    public void polled(long time, boolean served) {
         lastPolled = Math.max(lastPolled, time);
+        if (served) {
+            lastServed = lastServed == null ? time : Math.max(lastServed, time);
+        }
+    }
+
+    /**
+     * Whether the collector's polls say the host has been up and quiet since its last log line: polled
+     * within the allowed silence, none of those polls serving a session since {@code quietFrom}.
+     */
+    public boolean polledQuietSince(long quietFrom, long now, long allowed) {
+        return lastPolled > 0 && now - lastPolled <= allowed && (lastServed == null || lastServed <= quietFrom);
     }
 
     /** The longest normal silence of the last one to two hours. */

@@ -16,6 +16,9 @@ import java.util.List;
  */
 public final class TelemetryGapDetector implements Detector<FeedState> {
 
+    /** Polls within this of the last line may count that line's own session (a poll covers the second before it). */
+    static final long QUIET_SLACK_MS = 2_000;
+
     private final GapSettings settings;
 
     public TelemetryGapDetector(GapSettings settings) {
@@ -27,6 +30,10 @@ public final class TelemetryGapDetector implements Detector<FeedState> {
         long after = settings.allowedSilence(s);
         long silent = now - s.lastSeen;
         if (after <= 0 || !s.sentData() || silent <= after) {
+            return List.of();
+        }
+        // a poll covers the interval before it: the one just after the last line may still count that line's session
+        if (s.polledQuietSince(s.lastSeen + QUIET_SLACK_MS, now, after)) {
             return List.of();
         }
         boolean host = FeedDetection.HAPROXY.equals(s.source);

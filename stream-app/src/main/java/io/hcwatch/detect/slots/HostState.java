@@ -13,6 +13,8 @@ public final class HostState {
     public Map<String, PolledSeconds> polled = new LinkedHashMap<>();
     /** The process's connections and limit as polled (CurrConns, Maxconn); null until a poll arrives. */
     public PolledSeconds polledProcess;
+    /** Who held each frontend's sessions at its latest poll near the limit; null until a poll brings any. */
+    public Map<String, PolledHolders> polledHolders;
 
     public HostState() {
     }

@@ -111,6 +111,15 @@ public final class SlotDetection implements Detection<HostState, HostInput> {
         long t = s.getTs().toEpochMilli();
         for (FrontendStats fe : s.getFrontends()) {
             h.polled.computeIfAbsent(fe.getName(), k -> new PolledSeconds(settings.ringSeconds())).add(t, fe.getScur(), fe.getSlim());
+            if (fe.getHolders() != null) {
+                if (h.polledHolders == null) {
+                    h.polledHolders = new java.util.LinkedHashMap<>();
+                }
+                PolledHolders before = h.polledHolders.get(fe.getName());
+                if (before == null || before.at <= t) {
+                    h.polledHolders.put(fe.getName(), PolledHolders.of(t, fe.getSessionsListed(), fe.getHolders()));
+                }
+            }
         }
         if (s.getCurrConns() != null) {
             if (h.polledProcess == null) {
@@ -143,6 +152,12 @@ public final class SlotDetection implements Detection<HostState, HostInput> {
         // a frontend removed from HAProxy's configuration is polled no more: forget it once its ring is stale
         long stale = at - settings.ringSeconds() * 1000L;
         h.polled.values().removeIf(p -> p.lastSeen < stale);
+        if (h.polledHolders != null) {
+            h.polledHolders.values().removeIf(p -> p.at < stale);
+            if (h.polledHolders.isEmpty()) {
+                h.polledHolders = null;
+            }
+        }
         if (h.polledProcess != null && h.polledProcess.lastSeen < stale) {
             h.polledProcess = null;
         }

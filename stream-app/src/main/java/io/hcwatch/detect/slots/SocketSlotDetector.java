@@ -49,10 +49,22 @@ public final class SocketSlotDetector implements Detector<HostState> {
                             + fill.peak() + " for " + Fmt.duration(sustain) + " while requests waited, so that is its limit");
                 }
                 SlotHolders holders = f == null ? null : SlotHolders.of(f, now, sustain);
-                if (holders != null && !holders.byHolder().isEmpty()) {
+                PolledHolders polled = polledHolders(h, frontend, now, sustain);
+                String heldBy = null;
+                if (polled != null) {
+                    // the sessions open now: a tarpitted or slow request is logged only when it ends
+                    details.put("slot_holders", polled.describe(settings.holders()))
+                            .put("slot_holders_from", "show sess at " + Fmt.instant(polled.at)
+                                    + " (" + polled.listed + " sessions)");
+                    heldBy = polled.describe(Math.min(3, settings.holders()));
+                    if (holders != null && !holders.byHolder().isEmpty()) {
+                        details.put("slot_holders_logged", holders.describe(settings.holders()));
+                    }
+                } else if (holders != null && !holders.byHolder().isEmpty()) {
                     details.put("slot_holders", holders.describe(settings.holders()));
+                    heldBy = holders.describe(Math.min(3, settings.holders()));
                 }
-                out.add(finding(h, frontend, limit, fill.ratio(), t, f, details, now, sustain, holders));
+                out.add(finding(h, frontend, limit, fill.ratio(), t, f, details, now, sustain, heldBy));
             }
         }
         Totals all = new Totals(0, 0, 0, 0);
@@ -72,6 +84,12 @@ public final class SocketSlotDetector implements Detector<HostState> {
             out.add(finding(h, null, limit, (double) peak / process.maxconn(), all, null, details, now, sustain, null));
         }
         return out;
+    }
+
+    /** The holders polled for {@code frontend} within the window, or null. */
+    private static PolledHolders polledHolders(HostState h, String frontend, long now, long window) {
+        PolledHolders p = h.polledHolders == null ? null : h.polledHolders.get(frontend);
+        return p != null && p.at <= now && p.at > now - window && p.sources.length > 0 ? p : null;
     }
 
     /** Frontends known from logs, then those known only from polls. */
@@ -105,7 +123,7 @@ public final class SocketSlotDetector implements Detector<HostState> {
     }
 
     private Finding finding(HostState h, String frontend, String limit, double ratio, Totals t, FrontendSeconds f,
-                            Finding.Details details, long now, long sustain, SlotHolders holders) {
+                            Finding.Details details, long now, long sustain, String heldBy) {
         boolean critical = ratio >= settings.criticalRatio() || t.rejected() > 0;
         double tarpitShare = t.requests() == 0 ? 0 : (double) t.tarpitted() / t.requests();
         double socketsHeld = t.tarpitMs() / (double) sustain;
@@ -114,8 +132,7 @@ public final class SocketSlotDetector implements Detector<HostState> {
                 + (t.rejected() > 0 ? "; " + t.rejected() + " requests rejected or queued out" : "")
                 + (t.tarpitted() > 0 ? "; tarpit holds ~" + Math.round(socketsHeld) + " sockets (" + Fmt.pct(tarpitShare)
                 + " of requests tarpitted)" : "")
-                + (holders != null && !holders.byHolder().isEmpty()
-                ? "; slots held by " + holders.describe(Math.min(3, settings.holders())) : "");
+                + (heldBy != null ? "; slots held by " + heldBy : "");
         details.put("rejected_or_queued_out", t.rejected())
                 .put("requests", t.requests())
                 .put("tarpit_share", Fmt.pct(tarpitShare))

@@ -89,6 +89,37 @@ class TelemetryGapDetectorTest {
     }
 
     /**
+     * A poll whose frontends served no new session (every stot_delta 0: "i" below) says the host is
+     * up and quiet: a quiet host at night has nothing to log, so its silence is no gap however new
+     * the feed. Polls that served sessions after the last line (2 s of slack: a poll covers the
+     * second before it) make the silence the shipping's again.
+     */
+    @ParameterizedTest(name = "logs at {0}, polls at {1}, judged at T0+{2}ms -> fires {3}: {4}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # logs at (ms) | polls at (ms), i = served nothing   | judged at | fires | why
+            0 1000         | 0 1000 2000i 30000i 60000i 90000i   | 95000     | false | up and quiet since its last line: nothing to log
+            0 1000         | 0 1000 2500 30000i 60000i 90000i    | 95000     | false | the poll just after the last line counted that line's session
+            0 1000         | 0 1000 2000i 30000 60000i 90000i    | 95000     | true  | a session served at 30 s was never logged: the shipping stopped
+            0 1000         | 0 1000 2000i 30000i 60000i          | 95000     | true  | quiet polls that stopped too: the host is gone
+            """)
+    void pollsOfAQuietHostMakeItsSilenceNoGap(String logsAt, String pollsAt, long judgedAt, boolean fires, String why) {
+        FeedDetection detection = new FeedDetection(GapSettings.from(Settings.defaults()));
+        List<FeedHeartbeat> records = new java.util.ArrayList<>();
+        for (String at : logsAt.split(" ")) {
+            records.add(new FeedHeartbeat(new FeedSeen("haproxy", "lb7", T0 + Long.parseLong(at))));
+        }
+        for (String at : pollsAt.split(" ")) {
+            boolean idle = at.endsWith("i");
+            records.add(FeedDetection.pollOf("lb7", T0 + Long.parseLong(idle ? at.substring(0, at.length() - 1) : at), !idle));
+        }
+        records.sort(java.util.Comparator.comparingLong(FeedHeartbeat::eventTime));
+        FeedState state = detection.newState(FeedDetection.key("haproxy", "lb7"), records.get(0));
+        records.subList(1, records.size()).forEach(r -> detection.apply(state, r, r.eventTime()));
+
+        assertThat(judge(GapSettings.from(Settings.defaults()), state, T0 + judgedAt)).as(why).hasSize(fires ? 1 : 0);
+    }
+
+    /**
      * The collector's polls of an HAProxy host (haproxy-stats, one a second) are its heartbeat: a
      * host whose logs stop while it is still polled has lost its log shipping (rsyslog); one whose
      * polls stopped too is gone. Polls alone never fire: a feed that never sent logs is not stopped.

@@ -9,6 +9,7 @@ import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.FrontendStats;
 import io.hcwatch.avro.v1.HaproxyStats;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.avro.v1.SlotHolder;
 import io.hcwatch.config.Settings;
 import io.hcwatch.detect.Finding;
 import io.hcwatch.detect.Judging;
@@ -154,6 +155,40 @@ class PolledSlotsTest {
         });
         assertThat(Judging.judgePurely(holders, host, T0 + 10_000, TopologyFactory.hostCodec()))
                 .extracting(f -> f.scope().client()).containsExactly("127.0.0.1");
+    }
+
+    @Test
+    void theFirstFindingNamesTheClientsHoldingTheSessionsNowWhenThePollsListedThem() {
+        polls("web", "200*10", 200);
+        // the collector listed fe_web's sessions (show sess) at its last poll: no tarpit has ended, nothing is logged
+        long at = T0 + 10_300;
+        HaproxyStats listed = poll(at, "web", 200, 200, null, null);
+        listed.getFrontends().get(0).setHolders(new ArrayList<>(List.of(new SlotHolder("127.0.0.1", 180),
+                new SlotHolder("2001:db8:1:2::/64", 15))));
+        listed.getFrontends().get(0).setSessionsListed(200);
+        detection.apply(host, new Poll(listed), at);
+
+        assertThat(judge(T0 + 10_500)).singleElement().satisfies(f -> {
+            assertThat(f.details()).containsEntry("slot_holders", "127.0.0.1=180 sessions (90%),2001:db8:1:2::/64=15 sessions (8%)")
+                    .containsEntry("slot_holders_from", "show sess at 2026-03-03T10:00:10.300Z (200 sessions)")
+                    .doesNotContainKey("slot_holders_logged");
+            assertThat(f.summary()).endsWith("; slots held by 127.0.0.1=180 sessions (90%),2001:db8:1:2::/64=15 sessions (8%)");
+        });
+        assertThat(judge(T0 + 21_000)).as("holders listed before the window say nothing about it").isEmpty();
+    }
+
+    @Test
+    void holdersListedLongAgoAreForgottenWithThePollsAndTheStateWithoutThemIsUnchanged() throws Exception {
+        polls("web", "200*3", 200);
+        assertThat(host.polledHolders).as("state without listed holders has no such field").isNull();
+        HaproxyStats listed = poll(T0 + 3_300, "web", 200, 200, null, null);
+        listed.getFrontends().get(0).setHolders(new ArrayList<>(List.of(new SlotHolder("127.0.0.1", 1))));
+        detection.apply(host, new Poll(listed), T0 + 3_300);
+        assertThat(host.polledHolders).containsKey("web");
+
+        detection.stepped(host, T0 + 3_300 + SlotSettings.from(Settings.defaults()).ringSeconds() * 1000L + 1_000);
+
+        assertThat(host.polledHolders).isNull();
     }
 
     @ParameterizedTest(name = "Maxconn {0}, CurrConns {1} -> {2}: {3}")
