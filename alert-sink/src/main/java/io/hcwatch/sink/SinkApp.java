@@ -1,6 +1,7 @@
 package io.hcwatch.sink;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.cluster.ClusterLogin;
 import io.hcwatch.observability.EndpointServer;
@@ -13,6 +14,7 @@ import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.sink.consume.AlertConsumer;
 import io.hcwatch.sink.consume.AlertRecordHandler;
 import io.hcwatch.sink.consume.DeadLetterWriter;
+import io.hcwatch.sink.consume.PageDecoder;
 import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.JsonLinesNotifier;
@@ -128,18 +130,17 @@ public final class SinkApp implements AutoCloseable {
         processMetrics.add(new KafkaClientMetrics(producer, List.of(), processMetrics.scheduler(), processMetrics.kafkaRefresh()));
         SpecificAvroSerializer<DeadLetter> deadLetterSerializer = new SpecificAvroSerializer<>();
         deadLetterSerializer.configure(config.serdeConfig(), false);
-        SpecificAvroDeserializer<Alert> alertDeserializer = new SpecificAvroDeserializer<>(Alert.class);
-        alertDeserializer.configure(config.serdeConfig(), false);
+        PageDecoder decoder = pageDecoder(config);
         // source is a category like the telemetry DLQ's (alb, haproxy, ...), not the possibly renamed topic.
         DeadLetterWriter deadLetters = new DeadLetterWriter(producer, deadLetterSerializer, config.deadLetterTopic(),
                 DEAD_LETTER_SOURCE, clock, Duration.ofMinutes(2));
-        AlertRecordHandler handler = new AlertRecordHandler(alertDeserializer, notifiers(metrics), deadLetters, metrics,
+        AlertRecordHandler handler = new AlertRecordHandler(decoder, notifiers(metrics), deadLetters, metrics,
                 registryOutage, clock);
         Consumer<byte[], byte[]> kafkaConsumer = consumerFactory.apply(consumerConfig());
         // records-lag(-max) of the alerts topic comes from here: the sink's consumer lag for the alert rules
         processMetrics.add(new KafkaClientMetrics(kafkaConsumer, List.of(), processMetrics.scheduler(),
                 processMetrics.kafkaRefresh()));
-        consumer = new AlertConsumer(kafkaConsumer, config.alertsTopic(), handler,
+        consumer = new AlertConsumer(kafkaConsumer, config.topic(), handler,
                 config.deliveryThreads(), config.shutdownGrace(), config.failureBackoff(), clock);
         consumerThread = new Thread(consumer, "hcwatch-sink-consumer");
         consumerThread.start();
@@ -151,7 +152,22 @@ public final class SinkApp implements AutoCloseable {
                     () -> Stream.concat(blocked.describe().stream(), outage.describe().stream()).toList());
             LOG.info("serving /metrics, /health and /ready on {}:{}", config.metricsHost(), endpoints.port());
         }
-        LOG.info("alert sink started: {} -> {} (dead letters to {})", config.alertsTopic(), config.sinks(), config.deadLetterTopic());
+        LOG.info("alert sink started: {} -> {} (dead letters to {})", config.topic(), config.sinks(), config.deadLetterTopic());
+    }
+
+    private static PageDecoder pageDecoder(SinkConfig config) {
+        return switch (config.deliver()) {
+            case INCIDENTS -> {
+                SpecificAvroDeserializer<Incident> incidents = new SpecificAvroDeserializer<>(Incident.class);
+                incidents.configure(config.serdeConfig(), false);
+                yield PageDecoder.incidents(incidents);
+            }
+            case ALERTS -> {
+                SpecificAvroDeserializer<Alert> alerts = new SpecificAvroDeserializer<>(Alert.class);
+                alerts.configure(config.serdeConfig(), false);
+                yield PageDecoder.alerts(alerts);
+            }
+        };
     }
 
     /** Ready while the consumer is polling, also while a receiver's outage holds deliveries. */

@@ -26,6 +26,8 @@ public record SinkConfig(
         String bootstrapServers,
         String groupId,
         String alertsTopic,
+        String incidentsTopic,
+        Deliver deliver,
         String deadLetterTopic,
         Set<String> sinks,
         PagerDuty pagerDuty,
@@ -51,7 +53,7 @@ public record SinkConfig(
     private static final String ROUTE_PREFIX = "pagerduty.route.";
     private static final Set<String> ROUTE_FIELDS = Set.of("types", "severities", "target.group", "routing.key.env");
     private static final Set<String> KNOWN_KEYS = Set.of(
-            "bootstrap.servers", "schema.registry.url", "group.id", "alerts.topic", "dlq.topic", "sinks",
+            "bootstrap.servers", "schema.registry.url", "group.id", "alerts.topic", "incidents.topic", "deliver", "dlq.topic", "sinks",
             "pagerduty.endpoint", "pagerduty.client", "pagerduty.routing.key.env", "pagerduty.routes",
             "pagerduty.request.timeout.ms", "pagerduty.rate.limit.per.minute", "pagerduty.rate.limit.burst",
             "retry.initial.backoff.ms", "retry.max.backoff.ms",
@@ -76,6 +78,20 @@ public record SinkConfig(
     }
 
     public record Retry(Duration initialBackoff, Duration maxBackoff) {
+    }
+
+    /** What the sink pages from: incidents (one page per failure story, the default) or every alert notification. */
+    public enum Deliver {
+        INCIDENTS, ALERTS;
+
+        static Deliver of(String value) {
+            for (Deliver d : values()) {
+                if (d.name().toLowerCase(Locale.ROOT).equals(value)) {
+                    return d;
+                }
+            }
+            throw new SinkConfigException("deliver", "expected incidents or alerts, got '" + value + "'");
+        }
     }
 
     public static SinkConfig from(Properties file) {
@@ -110,6 +126,8 @@ public record SinkConfig(
                 in.required("bootstrap.servers"),
                 in.text("group.id", "hcwatch-alert-sink"),
                 in.text("alerts.topic", "alerts"),
+                in.text("incidents.topic", "incidents"),
+                Deliver.of(in.text("deliver", "incidents")),
                 in.text("dlq.topic", "alerts-dlq"),
                 sinks,
                 pagerDuty(in),
@@ -138,10 +156,15 @@ public record SinkConfig(
     @Override
     public String toString() {
         return "SinkConfig[bootstrapServers=" + bootstrapServers + ", groupId=" + groupId + ", alertsTopic=" + alertsTopic
-                + ", deadLetterTopic=" + deadLetterTopic + ", sinks=" + sinks + ", pagerDuty=" + pagerDuty
+                + ", incidentsTopic=" + incidentsTopic + ", deliver=" + deliver + ", deadLetterTopic=" + deadLetterTopic + ", sinks=" + sinks + ", pagerDuty=" + pagerDuty
                 + ", retry=" + retry + ", deliveryThreads=" + deliveryThreads + ", metrics=" + metricsHost + ":" + metricsPort
                 + ", consumerOverrides=" + consumerOverrides.keySet() + ", producerOverrides=" + producerOverrides.keySet()
                 + ", serdeConfig=" + serdeConfig.keySet() + "]";
+    }
+
+    /** The topic the sink consumes: incidents.topic, or alerts.topic with deliver=alerts. */
+    public String topic() {
+        return deliver == Deliver.INCIDENTS ? incidentsTopic : alertsTopic;
     }
 
     public boolean pagerDutyEnabled() {

@@ -131,6 +131,8 @@ class PagerDutyOutageIT {
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());
         p.setProperty("schema.registry.url", REGISTRY);
         p.setProperty("group.id", "outage-it");
+        // the outage is the same whatever is paged; these records are alerts
+        p.setProperty("deliver", "alerts");
         p.setProperty("sinks", "pagerduty");
         p.setProperty("pagerduty.endpoint", pagerDuty.endpoint());
         // retry.* left at the defaults (1 s doubling to 60 s): only the clock is simulated

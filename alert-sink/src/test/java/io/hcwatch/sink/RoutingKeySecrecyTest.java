@@ -10,9 +10,11 @@ import io.hcwatch.serde.SpecificAvroSerializer;
 import io.hcwatch.retry.ExponentialBackoff;
 import io.hcwatch.sink.consume.AlertRecordHandler;
 import io.hcwatch.sink.consume.DeadLetterWriter;
+import io.hcwatch.sink.consume.PageDecoder;
 import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.ManualClock;
+import io.hcwatch.sink.notify.Page;
 import io.hcwatch.sink.notify.RecordingSleeper;
 import io.hcwatch.sink.notify.RetryingNotifier;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyNotifier;
@@ -89,7 +91,7 @@ class RoutingKeySecrecyTest {
         alerts.configure(Map.of("schema.registry.url", SCHEMA_REGISTRY), false);
         SpecificAvroDeserializer<Alert> alertReader = new SpecificAvroDeserializer<>(Alert.class);
         alertReader.configure(Map.of("schema.registry.url", SCHEMA_REGISTRY), false);
-        AlertRecordHandler handler = new AlertRecordHandler(alertReader, List.of(notifier),
+        AlertRecordHandler handler = new AlertRecordHandler(PageDecoder.alerts(alertReader), List.of(notifier),
                 new DeadLetterWriter(producer, letters, "alerts-dlq", "alerts", clock, Duration.ofSeconds(5)),
                 new DeliveryMetrics(registry),
                 new RegistryOutage(clock, registry, SinkApp.REGISTRY_UNAVAILABLE, SinkApp.REGISTRY_WAITING), clock);
@@ -112,7 +114,7 @@ class RoutingKeySecrecyTest {
         }
         PagerDutyNotifier unreachable = new PagerDutyNotifier(new PagerDutyNotifier.Settings("http://127.0.0.1:" + closedPort,
                 "hcwatch", Duration.ofSeconds(5), 120, 20), router, clock, new RecordingSleeper(clock));
-        texts.add(unreachable.deliver(Alerts.firing("tg")).toString());
+        texts.add(unreachable.deliver(Page.of(Alerts.firing("tg"))).toString());
 
         // Configuration errors and descriptions.
         Path keyFile = Files.writeString(dir.resolve("key"), SECRET);
@@ -127,7 +129,7 @@ class RoutingKeySecrecyTest {
         SinkApp app = new SinkApp(props, env::get, p -> null, System.out);
         texts.add(app.config().toString());
         texts.add(router.toString());
-        texts.add(router.keyFor(Alerts.firing("tg")).toString());
+        texts.add(router.keyFor(Page.of(Alerts.firing("tg"))).toString());
 
         String logs = captured.toString(StandardCharsets.UTF_8);
         assertThat(logs).as("the log capture works").contains("dead-lettering").contains("retrying");

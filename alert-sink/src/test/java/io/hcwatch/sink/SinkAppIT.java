@@ -91,6 +91,8 @@ class SinkAppIT {
         props.setProperty("bootstrap.servers", kafka.bootstrapServers());
         props.setProperty("schema.registry.url", serdeConfig.get("schema.registry.url").toString());
         props.setProperty("group.id", groupId);
+        // the delivery machinery, on the alerts dashboards and automation take (IncidentPagingIT pages incidents)
+        props.setProperty("deliver", "alerts");
         props.setProperty("alerts.topic", alertsTopic);
         props.setProperty("dlq.topic", dlqTopic);
         props.setProperty("sinks", "pagerduty,stdout");

@@ -32,6 +32,8 @@ class SinkConfigTest {
 
         assertThat(config.groupId()).isEqualTo("hcwatch-alert-sink");
         assertThat(config.alertsTopic()).isEqualTo("alerts");
+        assertThat(config.deliver()).isEqualTo(SinkConfig.Deliver.INCIDENTS);
+        assertThat(config.topic()).isEqualTo("incidents");
         assertThat(config.deadLetterTopic()).isEqualTo("alerts-dlq");
         assertThat(config.sinks()).containsExactly("pagerduty");
         assertThat(config.pagerDuty().endpoint()).isEqualTo("https://events.pagerduty.com");
@@ -39,6 +41,18 @@ class SinkConfigTest {
         assertThat(config.pagerDuty().eventsPerMinute()).isEqualTo(120);
         assertThat(config.retry()).isEqualTo(new SinkConfig.Retry(Duration.ofSeconds(1), Duration.ofMinutes(1)));
         assertThat(config.metricsPort()).isEqualTo(9404);
+    }
+
+    @Test
+    void deliverAlertsConsumesTheAlertsTopicAndAnythingElseIsRefusedNamingTheKey() {
+        Properties props = minimal();
+        props.setProperty("deliver", "alerts");
+        props.setProperty("alerts.topic", "prod-alerts");
+        assertThat(SinkConfig.from(props).topic()).isEqualTo("prod-alerts");
+
+        props.setProperty("deliver", "pages");
+        assertThatThrownBy(() -> SinkConfig.from(props)).isInstanceOf(SinkConfigException.class)
+                .hasMessageContaining("deliver").hasMessageContaining("expected incidents or alerts, got 'pages'");
     }
 
     @Test

@@ -4,6 +4,9 @@ import io.hcwatch.app.StreamApp;
 import io.hcwatch.app.StreamAppConfig;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.avro.v1.Incident;
+import io.hcwatch.avro.v1.IncidentChange;
+import io.hcwatch.avro.v1.IncidentMember;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
@@ -64,8 +67,9 @@ public final class Demo {
     }
 
     /** What happened: the alerts the sink delivered, records produced, and how long it all took. */
-    public record Report(List<Alert> alerts, long produced, long startupMillis, long produceMillis, long totalMillis,
-                         boolean interrupted) {
+    /** @param incidents the incident pages on the incidents topic at the end, in topic order */
+    public record Report(List<Alert> alerts, List<Incident> incidents, long produced, long startupMillis, long produceMillis,
+                         long totalMillis, boolean interrupted) {
 
         public List<Alert> firing(String type) {
             return alerts.stream().filter(a -> a.getType().equals(type) && a.getStatus() == AlertStatus.firing).toList();
@@ -78,6 +82,9 @@ public final class Demo {
     private final Console console;
     /** Simulated time of the latest delivery on the AWS path (generated in advance, so the simulation's own clock is at its end). */
     private final java.util.concurrent.atomic.AtomicLong deliveredAt = new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+    /** Where the run's broker and registry are, once started: the summary reads the incidents from there. */
+    private String bootstrap;
+    private String registryUrl;
     private Duration simulated;
 
     public Demo(Options options) {
@@ -140,12 +147,21 @@ public final class Demo {
 
             t = System.nanoTime();
             boolean pagerDuty = options.environment().getOrDefault("PAGERDUTY_ROUTING_KEY", "").isBlank() == false;
-            SinkApp sink = new SinkApp(sinkProperties(broker, registry, pagerDuty), feed.stream());
+            // the console shows every alert as it fires; PagerDuty gets the incidents, one per story
+            SinkApp sink = new SinkApp(feedSinkProperties(broker, registry), feed.stream());
             resources.push(sink);
             sink.start();
             await(() -> sink.isReady() || stop.getAsBoolean(), Duration.ofSeconds(60), "the alert sink to start consuming");
-            console.step("Alert sink: stdout" + (pagerDuty ? " and PagerDuty (PAGERDUTY_ROUTING_KEY is set)"
-                    : "; set PAGERDUTY_ROUTING_KEY to page PagerDuty too"), millisSince(t));
+            if (pagerDuty) {
+                SinkApp pager = new SinkApp(pagerProperties(broker, registry));
+                resources.push(pager);
+                pager.start();
+                await(() -> pager.isReady() || stop.getAsBoolean(), Duration.ofSeconds(60), "the incident sink to start consuming");
+            }
+            console.step("Alert sink: alerts to stdout" + (pagerDuty ? ", incidents to PagerDuty (PAGERDUTY_ROUTING_KEY is set)"
+                    : "; set PAGERDUTY_ROUTING_KEY to page PagerDuty with the incidents too"), millisSince(t));
+            bootstrap = broker.bootstrapServers();
+            registryUrl = registry.url();
             startup = millisSince(started);
 
             console.line("");
@@ -186,7 +202,16 @@ public final class Demo {
             throw new java.io.UncheckedIOException(e);
         } finally {
             console.endStatus();
-            report = new Report(feed.alerts(), produced, startup, produceMillis, millisSince(started), stop.getAsBoolean());
+            List<Incident> incidents = List.of();
+            if (bootstrap != null) {
+                try {
+                    incidents = IncidentReader.readAll(bootstrap, registryUrl, Topics.defaults().incidents(), Duration.ofSeconds(10));
+                } catch (RuntimeException e) {
+                    console.note("  (could not read the incidents topic: " + e.getMessage() + ")");
+                }
+            }
+            report = new Report(feed.alerts(), incidents, produced, startup, produceMillis, millisSince(started),
+                    stop.getAsBoolean());
             summary(report);
             closeAll(resources);
             console.note(String.format(Locale.ROOT, "Stopped everything; %s in all.", Console.seconds(millisSince(started))));
@@ -249,12 +274,27 @@ public final class Demo {
         return p;
     }
 
-    private static Properties sinkProperties(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, boolean pagerDuty) {
+    /** The sink that shows every alert on the console (deliver=alerts, stdout). */
+    private static Properties feedSinkProperties(EmbeddedKafkaBroker broker, SchemaRegistryServer registry) {
+        Properties p = sinkProperties(broker, registry, "hcwatch-demo-sink");
+        p.setProperty("deliver", "alerts");
+        p.setProperty("sinks", "stdout");
+        return p;
+    }
+
+    /** The sink that pages PagerDuty with the incidents, as production does by default. */
+    private static Properties pagerProperties(EmbeddedKafkaBroker broker, SchemaRegistryServer registry) {
+        Properties p = sinkProperties(broker, registry, "hcwatch-demo-pager");
+        p.setProperty("deliver", "incidents");
+        p.setProperty("sinks", "pagerduty");
+        return p;
+    }
+
+    private static Properties sinkProperties(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, String group) {
         Properties p = new Properties();
         p.setProperty("bootstrap.servers", broker.bootstrapServers());
         p.setProperty("schema.registry.url", registry.url());
-        p.setProperty("group.id", "hcwatch-demo-sink");
-        p.setProperty("sinks", pagerDuty ? "stdout,pagerduty" : "stdout");
+        p.setProperty("group.id", group);
         p.setProperty("dlq.topic", ALERTS_DLQ);
         p.setProperty("metrics.port", "-1");
         p.setProperty("shutdown.grace.ms", "2000");
@@ -336,7 +376,40 @@ public final class Demo {
                     Console.signed(Duration.ofMillis(first.getEventTime().toEpochMilli() - onset)),
                     episodes + (open ? ", firing at the end" : ", resolved")));
         }
+        incidents(report.incidents(), onset);
         console.line(String.format(Locale.ROOT, "  %-24s %s", "in real life", options.scenario().realWorld()));
+    }
+
+    /**
+     * One block per incident, as PagerDuty gets it: its key, headline, severity, pages and outcome,
+     * then its members (the timeline) with their role in the story.
+     */
+    private void incidents(List<Incident> pages, long onset) {
+        Map<String, Incident> last = new LinkedHashMap<>();
+        Map<String, Integer> count = new LinkedHashMap<>();
+        for (Incident i : pages) {
+            last.put(i.getIncidentId(), i);
+            count.merge(i.getIncidentId(), 1, Integer::sum);
+        }
+        console.line("");
+        console.line(String.format(Locale.ROOT, "  Incidents (what PagerDuty gets with the sink's default deliver=incidents): %d, %d pages",
+                last.size(), pages.size()));
+        if (last.isEmpty()) {
+            console.line("  (no incidents)");
+        }
+        String format = "    %-10s %-40s %-9s %-12s %s";
+        for (Incident i : last.values()) {
+            boolean resolved = i.getChange() == IncidentChange.resolved;
+            console.line(String.format(Locale.ROOT, "  %s  headline %s, %s, opened %s, %d pages, %s", i.getIncidentKey(),
+                    i.getHeadlineType(), i.getSeverity(), Console.signed(Duration.ofMillis(i.getOpenedAt().toEpochMilli() - onset)),
+                    count.get(i.getIncidentId()), resolved ? "resolved" : "open at the end"));
+            console.line(String.format(Locale.ROOT, format, "role", "member", "worst", "first fired", "resolved"));
+            for (IncidentMember m : i.getMembers()) {
+                console.line(String.format(Locale.ROOT, format, m.getRole(), truncate(m.getDedupKey(), 40), m.getSeverity(),
+                        Console.signed(Duration.ofMillis(m.getFirstFired().toEpochMilli() - onset)),
+                        m.getResolved() == null ? "firing" : Console.signed(Duration.ofMillis(m.getResolved().toEpochMilli() - onset))));
+            }
+        }
     }
 
     private static String truncate(String s, int max) {

@@ -3,8 +3,10 @@ package io.hcwatch.simulate;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.config.Settings;
 import io.hcwatch.replay.ReplayPipeline;
+import io.hcwatch.replay.ReplayStores;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
@@ -30,9 +32,12 @@ public final class ScenarioReplay {
     private ScenarioReplay() {
     }
 
-    /** What came out: alerts in event-time order, dead letters (the simulator's lines must all parse), counts. */
-    public record Result(Scenario scenario, ScenarioParams params, List<Alert> alerts, List<DeadLetter> deadLetters,
-                         Map<Source, Long> records, long wallMillis) {
+    /**
+     * What came out: alerts in event-time order, the incident pages in the order they were made, dead
+     * letters (the simulator's lines must all parse), counts.
+     */
+    public record Result(Scenario scenario, ScenarioParams params, List<Alert> alerts, List<Incident> incidents,
+                         List<DeadLetter> deadLetters, Map<Source, Long> records, long wallMillis) {
 
         public long totalRecords() {
             return records.values().stream().mapToLong(Long::longValue).sum();
@@ -75,7 +80,8 @@ public final class ScenarioReplay {
                 serde, new SimpleMeterRegistry(), false);
         List<Alert> alerts = new ArrayList<>();
         List<DeadLetter> dead = new ArrayList<>();
-        ReplayPipeline pipeline = new ReplayPipeline(config, alerts::add, dead::add);
+        List<Incident> incidents = new ArrayList<>();
+        ReplayPipeline pipeline = new ReplayPipeline(config, alerts::add, incidents::add, dead::add, ReplayStores.DETACHED);
         Map<Source, Long> counts = new EnumMap<>(Source.class);
         long[] line = new long[1];
         (aws ? Simulation.ofAws(scenario, params) : Simulation.of(scenario, params)).run(t -> {
@@ -85,7 +91,7 @@ public final class ScenarioReplay {
         });
         pipeline.finish();
         alerts.sort(Comparator.comparing(Alert::getEventTime));
-        return new Result(scenario, params, List.copyOf(alerts), List.copyOf(dead), counts,
+        return new Result(scenario, params, List.copyOf(alerts), List.copyOf(incidents), List.copyOf(dead), counts,
                 (System.nanoTime() - started) / 1_000_000);
     }
 }

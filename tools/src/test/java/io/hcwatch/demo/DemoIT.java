@@ -43,8 +43,13 @@ class DemoIT {
             assertThat(a.getScope().getTargetGroup()).isEqualTo("prod-web-tg");
             assertThat(a.getRunbookUrl()).endsWith("runbooks/correlated-failure.md");
         });
+        assertThat(report.incidents()).as("one story, one incident").extracting(i -> i.getIncidentKey()).containsOnly(
+                "target_group/prod-web-tg");
+        assertThat(report.incidents().stream().map(i -> i.getIncidentId()).distinct()).hasSize(1);
+        assertThat(report.incidents().get(report.incidents().size() - 1).getMembers())
+                .extracting(m -> m.getDedupKey()).contains("correlated_failure/prod-web-tg");
         assertThat(printed()).contains("Stream app RUNNING", "correlated_failure", "Summary: shared-dependency",
-                "in real life", "Stopped everything");
+                "Incidents (what PagerDuty gets", "target_group/prod-web-tg  headline", "in real life", "Stopped everything");
         assertThat(printed()).doesNotContain("\u001b[");
     }
 

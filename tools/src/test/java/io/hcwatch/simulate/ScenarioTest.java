@@ -282,10 +282,37 @@ class ScenarioTest {
         assertThat(success).isGreaterThanOrEqualTo(90);
     }
 
+    /**
+     * What PagerDuty receives when the sink pages incidents: per scenario the incidents opened, events
+     * sent, the first page and the last resolve after the onset, and how long after the last member
+     * held the resolve came (printed for README and docs/scenarios.md). Every incident is at most 5
+     * events, its first page is no later than the first alert of its scope, and it resolves within the
+     * cool-down and two steps of its last member holding; an incident whose members all resolved is resolved.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Scenario.class)
+    void pagesIncidentsOfAtMostFiveEventsNoLaterThanTheFirstAlertAndResolvesAfterRecovery(Scenario scenario) {
+        ScenarioReplay.Result result = run(scenario);
+        PagerDutyOutcome outcome = PagerDutyOutcome.of(result);
+        System.out.println("pagerduty " + outcome.row(scenario.id()) + " alerts: "
+                + result.alerts().stream().map(Alert::getAlertId).distinct().count() + " episodes, "
+                + result.firing().size() + " firing notifications; scopes " + result.incidents().stream()
+                .map(i -> i.getIncidentKey()).distinct().toList() + " headlines " + result.incidents().stream()
+                .filter(i -> i.getChange() != io.hcwatch.avro.v1.IncidentChange.resolved)
+                .map(i -> i.getChange() + ":" + i.getHeadlineType() + "/" + i.getSeverity() + "/" + i.getReason()).toList());
+        assertThat(outcome.maxEventsPerIncident()).as(scenario.id()).isLessThanOrEqualTo(5);
+        assertThat(outcome.pageLaterThanAlert()).as(scenario.id()).isEmpty();
+        assertThat(outcome.leftOpen()).as(scenario.id() + ": incidents open after every member resolved").isEmpty();
+        long coolDown = Settings.defaults().millis("alert.cool-down");
+        long step = Settings.defaults().millis("eval.step");
+        assertThat(outcome.resolveAfterRecovery().toMillis()).as(scenario.id()).isLessThanOrEqualTo(coolDown + 2 * step);
+    }
+
     @Test
     void aDayOfHealthyTrafficRaisesNothing() {
         ScenarioReplay.Result result = run(Scenario.BASELINE);
         assertThat(result.alerts()).isEmpty();
+        assertThat(result.incidents()).isEmpty();
         assertThat(result.params().duration()).isEqualTo(Duration.ofHours(24));
     }
 

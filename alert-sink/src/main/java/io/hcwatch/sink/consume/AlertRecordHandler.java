@@ -1,46 +1,45 @@
 package io.hcwatch.sink.consume;
 
-import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.SchemaRegistryUnavailableException;
 import io.hcwatch.observability.LogText;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.Notifier;
+import io.hcwatch.sink.notify.Page;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes one record of the alerts topic to its end: delivered to every receiver, or written to the
- * dead-letter topic when a receiver refuses it for good or it is not an alert; an alert whose
- * writer schema the registry cannot serve yet is neither, and throws. When this returns normally
- * the record may be committed; when it throws, it must not be.
+ * Takes one record of the topic the sink delivers (incidents, or alerts) to its end: delivered to
+ * every receiver, or written to the dead-letter topic when a receiver refuses it for good or it is
+ * not a page; a page whose writer schema the registry cannot serve yet is neither, and throws. When
+ * this returns normally the record may be committed; when it throws, it must not be.
  *
  * <p>The receivers are expected to retry on their own ({@code RetryingNotifier}, which waits out
  * retryable failures however long they last). A retryable result that still reaches this class is
- * never dead-lettered: that would commit an alert the receiver could take later.
+ * never dead-lettered: that would commit a page the receiver could take later.
  */
 public final class AlertRecordHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(AlertRecordHandler.class);
 
-    private final Deserializer<Alert> deserializer;
+    private final PageDecoder decoder;
     private final List<Notifier> notifiers;
     private final DeadLetterWriter deadLetters;
     private final DeliveryMetrics metrics;
     private final RegistryOutage registryOutage;
     private final Clock clock;
 
-    public AlertRecordHandler(Deserializer<Alert> deserializer, List<Notifier> notifiers, DeadLetterWriter deadLetters,
+    public AlertRecordHandler(PageDecoder decoder, List<Notifier> notifiers, DeadLetterWriter deadLetters,
             DeliveryMetrics metrics, RegistryOutage registryOutage, Clock clock) {
-        this.deserializer = deserializer;
+        this.decoder = decoder;
         this.notifiers = List.copyOf(notifiers);
         this.deadLetters = deadLetters;
         this.metrics = metrics;
@@ -49,19 +48,19 @@ public final class AlertRecordHandler {
     }
 
     public void handle(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
-        Alert alert;
+        Page page;
         try {
-            alert = record.value() == null ? null : deserializer.deserialize(record.topic(), record.value());
+            page = record.value() == null ? null : decoder.decode(record.topic(), record.value());
             registryOutage.answered();
         } catch (SchemaRegistryUnavailableException e) {
-            // The alert may be a resolve: dead-lettering and committing it would leave its incident open.
+            // The page may be a resolve: dead-lettering and committing it would leave its incident open.
             registryOutage.failed(e.getMessage());
             throw e;
         } catch (RuntimeException e) {
             deadLetter(record, "undecodable", describe(e));
             return;
         }
-        if (alert == null) {
+        if (page == null) {
             deadLetter(record, "undecodable", "record has no value");
             return;
         }
@@ -69,16 +68,16 @@ public final class AlertRecordHandler {
         String firstReason = null;
         for (Notifier notifier : notifiers) {
             Instant start = clock.instant();
-            DeliveryResult result = notifier.deliver(alert);
+            DeliveryResult result = notifier.deliver(page);
             Duration latency = Duration.between(start, clock.instant());
             if (result instanceof DeliveryResult.Delivered) {
-                metrics.delivered(notifier.name(), alert.getType(), latency);
-                LOG.debug("{}: delivered {} {} ({} ms)", notifier.name(), alert.getStatus(), LogText.of(alert.getDedupKey()),
-                        latency.toMillis());
+                metrics.delivered(notifier.name(), page.type(), latency);
+                LOG.debug("{}: delivered {}{} ({} ms)", notifier.name(), page.resolves() ? "the resolve of " : "",
+                        LogText.of(page.dedupKey()), latency.toMillis());
                 continue;
             }
             if (result instanceof DeliveryResult.Retryable retryable) {
-                throw new IllegalStateException(notifier.name() + " cannot take " + alert.getDedupKey()
+                throw new IllegalStateException(notifier.name() + " cannot take " + page.dedupKey()
                         + " yet and does not retry by itself: " + retryable.detail());
             }
             DeliveryResult.Permanent failure = (DeliveryResult.Permanent) result;
@@ -87,8 +86,8 @@ public final class AlertRecordHandler {
             errors.add(notifier.name() + ": " + failure.responseBody());
         }
         if (firstReason != null) {
-            LOG.warn("dead-lettering {} {} ({}): {}", alert.getStatus(), LogText.of(alert.getDedupKey()), firstReason,
-                    LogText.of(String.join("; ", errors)));
+            LOG.warn("dead-lettering {}{} ({}): {}", page.resolves() ? "the resolve of " : "", LogText.of(page.dedupKey()),
+                    firstReason, LogText.of(String.join("; ", errors)));
             deadLetters.write(record, firstReason, String.join("; ", errors));
         }
     }

@@ -1,6 +1,5 @@
 package io.hcwatch.sink.notify;
 
-import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.observability.LogText;
 import io.hcwatch.retry.ExponentialBackoff;
 import io.hcwatch.retry.Sleeper;
@@ -51,8 +50,8 @@ public final class RetryingNotifier implements Notifier {
     }
 
     @Override
-    public DeliveryResult deliver(Alert alert) throws InterruptedException {
-        DeliveryResult result = delegate.deliver(alert);
+    public DeliveryResult deliver(Page page) throws InterruptedException {
+        DeliveryResult result = delegate.deliver(page);
         if (!(result instanceof DeliveryResult.Retryable first)) {
             return result;
         }
@@ -61,12 +60,12 @@ public final class RetryingNotifier implements Notifier {
             for (long retry = 1; ; retry++) {
                 Duration wait = backoff.delay((int) Math.min(retry, Integer.MAX_VALUE), random);
                 LOG.warn("{}: delivery of {} failed ({}), failing since {}; retrying in {} ms (retry {})", name(),
-                        LogText.of(alert.getDedupKey()), LogText.of(failure.detail()), held.since(), wait.toMillis(), retry);
+                        LogText.of(page.dedupKey()), LogText.of(failure.detail()), held.since(), wait.toMillis(), retry);
                 metrics.retried(name(), failure.statusClass());
                 sleeper.sleep(wait);
-                result = delegate.deliver(alert);
+                result = delegate.deliver(page);
                 if (!(result instanceof DeliveryResult.Retryable again)) {
-                    LOG.info("{}: {} {} after {} retries (failing since {})", name(), outcome(result), LogText.of(alert.getDedupKey()),
+                    LOG.info("{}: {} {} after {} retries (failing since {})", name(), outcome(result), LogText.of(page.dedupKey()),
                             retry, held.since());
                     return result;
                 }

@@ -17,6 +17,7 @@ import io.hcwatch.sink.SinkApp;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.Notifier;
+import io.hcwatch.sink.notify.Page;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -55,11 +56,11 @@ class AlertRecordHandlerTest {
             }
 
             @Override
-            public DeliveryResult deliver(Alert alert) {
+            public DeliveryResult deliver(Page page) {
                 return answer;
             }
         };
-        return new AlertRecordHandler(alerts, List.of(pagerDuty),
+        return new AlertRecordHandler(PageDecoder.alerts(alerts), List.of(pagerDuty),
                 new DeadLetterWriter(producer, letters, "alerts-dlq", "alerts", Clock.systemUTC(), Duration.ofSeconds(5)),
                 new DeliveryMetrics(registry), outage, Clock.systemUTC());
     }

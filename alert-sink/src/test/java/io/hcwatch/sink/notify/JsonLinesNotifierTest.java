@@ -18,8 +18,8 @@ class JsonLinesNotifierTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         JsonLinesNotifier notifier = new JsonLinesNotifier(new PrintStream(out, false, StandardCharsets.UTF_8));
 
-        assertThat(notifier.deliver(Alerts.firing("tg-a"))).isEqualTo(DeliveryResult.delivered());
-        assertThat(notifier.deliver(Alerts.resolved("tg-a"))).isEqualTo(DeliveryResult.delivered());
+        assertThat(notifier.deliver(Page.of(Alerts.firing("tg-a")))).isEqualTo(DeliveryResult.delivered());
+        assertThat(notifier.deliver(Page.of(Alerts.resolved("tg-a")))).isEqualTo(DeliveryResult.delivered());
 
         assertThat(out.toString(StandardCharsets.UTF_8).lines())
                 .containsExactly(AlertJson.toJson(Alerts.firing("tg-a")), AlertJson.toJson(Alerts.resolved("tg-a")));
@@ -35,7 +35,7 @@ class JsonLinesNotifierTest {
         };
 
         DeliveryResult result = new JsonLinesNotifier(new PrintStream(broken, false, StandardCharsets.UTF_8))
-                .deliver(Alerts.firing("tg"));
+                .deliver(Page.of(Alerts.firing("tg")));
 
         assertThat(result).isEqualTo(DeliveryResult.permanent("stdout_io", "io", "could not write to the output stream"));
     }

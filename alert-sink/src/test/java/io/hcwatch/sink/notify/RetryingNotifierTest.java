@@ -35,7 +35,7 @@ class RetryingNotifierTest {
     }
 
     /** A receiver named pagerduty that answers each attempt with {@code answer}. */
-    private static Notifier pagerDuty(Function<Alert, DeliveryResult> answer) {
+    private static Notifier pagerDuty(Function<Page, DeliveryResult> answer) {
         return new Notifier() {
             @Override
             public String name() {
@@ -43,8 +43,8 @@ class RetryingNotifierTest {
             }
 
             @Override
-            public DeliveryResult deliver(Alert alert) {
-                return answer.apply(alert);
+            public DeliveryResult deliver(Page page) {
+                return answer.apply(page);
             }
         };
     }
@@ -57,7 +57,7 @@ class RetryingNotifierTest {
     void retriesUntilDeliveredWithWaitsThatDoubleUpToTheCap() throws Exception {
         ScriptedNotifier delegate = new ScriptedNotifier(UNAVAILABLE, THROTTLED, UNAVAILABLE, UNAVAILABLE, UNAVAILABLE);
 
-        DeliveryResult result = retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(5)).deliver(ALERT);
+        DeliveryResult result = retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(5)).deliver(Page.of(ALERT));
 
         assertThat(result).isEqualTo(DeliveryResult.delivered());
         assertThat(delegate.calls()).isEqualTo(6);
@@ -80,7 +80,7 @@ class RetryingNotifierTest {
             return minute < 10 ? UNREACHABLE : minute < 20 ? UNAVAILABLE : THROTTLED;
         });
 
-        DeliveryResult result = retrying(outage, Duration.ofSeconds(1), Duration.ofSeconds(60)).deliver(ALERT);
+        DeliveryResult result = retrying(outage, Duration.ofSeconds(1), Duration.ofSeconds(60)).deliver(Page.of(ALERT));
 
         assertThat(result).isEqualTo(DeliveryResult.delivered());
         assertThat(clock.instant()).isBetween(back, back.plus(Duration.ofSeconds(60)));
@@ -104,7 +104,7 @@ class RetryingNotifierTest {
             return script.deliver(alert);
         });
 
-        retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(1)).deliver(ALERT);
+        retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(1)).deliver(Page.of(ALERT));
 
         assertThat(seen).containsExactly("0x5xx 0x429", "1x5xx 0x429", "0x5xx 1x429");
         assertThat(blocked.count("pagerduty", "429")).isZero();
@@ -115,7 +115,7 @@ class RetryingNotifierTest {
         DeliveryResult badRequest = DeliveryResult.permanent("pagerduty_400", "4xx", "HTTP 400: invalid event");
         ScriptedNotifier delegate = new ScriptedNotifier(badRequest);
 
-        DeliveryResult result = retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(1)).deliver(ALERT);
+        DeliveryResult result = retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(1)).deliver(Page.of(ALERT));
 
         assertThat(result).isSameAs(badRequest);
         assertThat(delegate.calls()).isEqualTo(1);
@@ -127,7 +127,7 @@ class RetryingNotifierTest {
         DeliveryResult forbidden = DeliveryResult.permanent("pagerduty_403", "4xx", "HTTP 403");
         ScriptedNotifier delegate = new ScriptedNotifier(UNAVAILABLE, UNAVAILABLE, forbidden);
 
-        DeliveryResult result = retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(1)).deliver(ALERT);
+        DeliveryResult result = retrying(delegate, Duration.ofSeconds(1), Duration.ofSeconds(1)).deliver(Page.of(ALERT));
 
         assertThat(result).isSameAs(forbidden);
         assertThat(delegate.calls()).isEqualTo(3);
@@ -143,7 +143,7 @@ class RetryingNotifierTest {
                 new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)),
                 new DeliveryMetrics(registry), blocked, interrupted, () -> 0.5);
 
-        assertThatThrownBy(() -> notifier.deliver(ALERT)).isInstanceOf(InterruptedException.class);
+        assertThatThrownBy(() -> notifier.deliver(Page.of(ALERT))).isInstanceOf(InterruptedException.class);
         assertThat(blocked.describe()).isEmpty();
     }
 }

@@ -1,6 +1,5 @@
 package io.hcwatch.sink.notify;
 
-import io.hcwatch.avro.v1.Alert;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -21,7 +20,7 @@ final class ScriptedNotifier implements Notifier {
     }
 
     @Override
-    public DeliveryResult deliver(Alert alert) {
+    public DeliveryResult deliver(Page page) {
         calls++;
         return script.isEmpty() ? DeliveryResult.delivered() : script.poll();
     }

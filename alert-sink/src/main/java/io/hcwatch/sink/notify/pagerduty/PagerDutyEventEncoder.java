@@ -2,10 +2,13 @@ package io.hcwatch.sink.notify.pagerduty;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertScope;
-import io.hcwatch.avro.v1.AlertStatus;
+import io.hcwatch.avro.v1.Incident;
+import io.hcwatch.avro.v1.IncidentMember;
+import io.hcwatch.sink.notify.Page;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -14,7 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Turns an alert into a PagerDuty Events API v2 request body, within the limits PagerDuty documents
+ * Turns a page (an incident's or an alert's) into a PagerDuty Events API v2 request body, within the limits PagerDuty documents
  * (developer docs, "Send an Alert Event" and "Events API v2 Overview"): {@code dedup_key} at most
  * 255 characters, {@code payload.summary} at most 1024 characters, the whole event at most 512 KB.
  * An alert that would break a limit is shortened rather than refused: a page that arrives trimmed
@@ -38,11 +41,11 @@ public final class PagerDutyEventEncoder {
         this.client = client;
     }
 
-    public byte[] encode(Alert alert, RoutingKey key) {
+    public byte[] encode(Page page, RoutingKey key) {
         ObjectNode event = MAPPER.createObjectNode();
         event.put("routing_key", key.reveal());
-        event.put("dedup_key", dedupKey(alert.getDedupKey()));
-        if (alert.getStatus() == AlertStatus.resolved) {
+        event.put("dedup_key", dedupKey(page.dedupKey()));
+        if (page.resolves()) {
             // PagerDuty reads nothing else from a resolve; sending more only risks a 400.
             event.put("event_action", "resolve");
             return bytes(event);
@@ -50,20 +53,72 @@ public final class PagerDutyEventEncoder {
         event.put("event_action", "trigger");
         event.put("client", client);
         ObjectNode payload = event.putObject("payload");
+        payload.put("severity", page.severity().name());
+        return page.accept(new Page.Cases<>() {
+            @Override
+            public byte[] alert(Alert alert) {
+                return trigger(event, payload, alert);
+            }
+
+            @Override
+            public byte[] incident(Incident incident) {
+                return trigger(event, payload, incident);
+            }
+        });
+    }
+
+    /**
+     * An incident's opening or update: the same dedup_key each time, so PagerDuty keeps one incident
+     * and updates it. The headline is the summary; the timeline and evidence are in custom_details,
+     * which PagerDuty shows with the incident.
+     */
+    private static byte[] trigger(ObjectNode event, ObjectNode payload, Incident incident) {
+        payload.put("summary", truncate(incident.getSummary(), MAX_SUMMARY_CHARS));
+        payload.put("source", incident.getScopeName());
+        payload.put("timestamp", incident.getEventTime().toString());
+        payload.put("component", incident.getScopeName());
+        putIfPresent(payload, "group", incident.getEvidence().get("zones"));
+        payload.put("class", incident.getHeadlineType());
+        ObjectNode details = payload.putObject("custom_details");
+        details.put("incident_id", incident.getIncidentId());
+        details.put("change", incident.getChange().name());
+        details.put("reason", incident.getReason());
+        details.put("updates", incident.getUpdates());
+        details.put("opened_at", incident.getOpenedAt().toString());
+        details.put("headline", incident.getHeadlineKey());
+        ObjectNode evidence = details.putObject("evidence");
+        new TreeMap<>(incident.getEvidence()).forEach(evidence::put);
+        ArrayNode members = details.putArray("members");
+        for (IncidentMember m : incident.getMembers()) {
+            members.addObject()
+                    .put("dedup_key", m.getDedupKey())
+                    .put("role", m.getRole())
+                    .put("severity", m.getSeverity())
+                    .put("first_fired", m.getFirstFired().toString())
+                    .put("resolved", m.getResolved() == null ? null : m.getResolved().toString())
+                    .put("episodes", m.getEpisodes())
+                    .put("summary", m.getSummary());
+        }
+        runbook(event, incident.getRunbookUrl(), incident.getHeadlineType());
+        byte[] encoded = bytes(event);
+        if (encoded.length <= MAX_EVENT_BYTES) {
+            return encoded;
+        }
+        // the member summaries are what grows; the timeline without them still fits
+        members.forEach(m -> ((ObjectNode) m).remove("summary"));
+        return bytes(event);
+    }
+
+    private static byte[] trigger(ObjectNode event, ObjectNode payload, Alert alert) {
         payload.put("summary", truncate(alert.getSummary(), MAX_SUMMARY_CHARS));
         payload.put("source", source(alert.getScope()));
-        payload.put("severity", alert.getSeverity().name());
         payload.put("timestamp", alert.getEventTime().toString());
         AlertScope scope = alert.getScope();
         putIfPresent(payload, "component", scope == null ? null : firstNonNull(scope.getTargetGroup(), scope.getFrontend()));
         putIfPresent(payload, "group", scope == null ? null : scope.getZone());
         payload.put("class", alert.getType());
         payload.set("custom_details", customDetails(alert));
-        if (alert.getRunbookUrl() != null && !alert.getRunbookUrl().isBlank()) {
-            ObjectNode link = event.putArray("links").addObject();
-            link.put("href", alert.getRunbookUrl());
-            link.put("text", "Runbook: " + alert.getType());
-        }
+        runbook(event, alert.getRunbookUrl(), alert.getType());
         byte[] encoded = bytes(event);
         if (encoded.length <= MAX_EVENT_BYTES) {
             return encoded;
@@ -75,6 +130,14 @@ public final class PagerDutyEventEncoder {
         note.put("alert_id", alert.getAlertId());
         payload.set("custom_details", note);
         return bytes(event);
+    }
+
+    private static void runbook(ObjectNode event, String url, String type) {
+        if (url != null && !url.isBlank()) {
+            ObjectNode link = event.putArray("links").addObject();
+            link.put("href", url);
+            link.put("text", "Runbook: " + type);
+        }
     }
 
     /** Keys that fit are sent as they are, so PagerDuty shows the readable key; longer ones keep a readable prefix and a hash of the whole. */

@@ -1,11 +1,11 @@
 package io.hcwatch.sink.notify.pagerduty;
 
-import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.retry.RateLimiter;
 import io.hcwatch.retry.Sleeper;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.HttpStatusPolicy;
 import io.hcwatch.sink.notify.Notifier;
+import io.hcwatch.sink.notify.Page;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -68,13 +68,13 @@ public final class PagerDutyNotifier implements Notifier {
     }
 
     @Override
-    public DeliveryResult deliver(Alert alert) throws InterruptedException {
-        RoutingKey key = router.keyFor(alert);
+    public DeliveryResult deliver(Page page) throws InterruptedException {
+        RoutingKey key = router.keyFor(page);
         buckets.computeIfAbsent(key, bucketFactory).acquire();
         HttpRequest request = HttpRequest.newBuilder(enqueueUri)
                 .timeout(requestTimeout)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(encoder.encode(alert, key)))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(encoder.encode(page, key)))
                 .build();
         HttpResponse<String> response;
         try {

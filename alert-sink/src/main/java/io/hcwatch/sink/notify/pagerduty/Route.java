@@ -1,7 +1,7 @@
 package io.hcwatch.sink.notify.pagerduty;
 
-import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.Severity;
+import io.hcwatch.sink.notify.Page;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -21,17 +21,18 @@ public record Route(String name, Set<String> types, Set<Severity> severities, Pa
         return new Route(name, types, severities, targetGroupGlob == null ? null : globToRegex(targetGroupGlob), key);
     }
 
-    public boolean matches(Alert alert) {
-        if (!types.isEmpty() && !types.contains(alert.getType())) {
+    /** An incident matches by its headline type, its severity and the target group it is about. */
+    public boolean matches(Page page) {
+        if (!types.isEmpty() && !types.contains(page.type())) {
             return false;
         }
-        if (!severities.isEmpty() && !severities.contains(alert.getSeverity())) {
+        if (!severities.isEmpty() && !severities.contains(page.severity())) {
             return false;
         }
         if (this.targetGroup == null) {
             return true;
         }
-        String group = alert.getScope() == null ? null : alert.getScope().getTargetGroup();
+        String group = page.targetGroup();
         return group != null && this.targetGroup.matcher(group).matches();
     }
 

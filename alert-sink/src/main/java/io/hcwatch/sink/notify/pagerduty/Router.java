@@ -1,9 +1,9 @@
 package io.hcwatch.sink.notify.pagerduty;
 
-import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.sink.notify.Page;
 import java.util.List;
 
-/** Picks the routing key for an alert: the first route that matches, else the default. */
+/** Picks the routing key for a page: the first route that matches, else the default. */
 public final class Router {
 
     private final List<Route> routes;
@@ -18,9 +18,9 @@ public final class Router {
         return new Router(List.of(), key);
     }
 
-    public RoutingKey keyFor(Alert alert) {
+    public RoutingKey keyFor(Page page) {
         for (Route route : routes) {
-            if (route.matches(alert)) {
+            if (route.matches(page)) {
                 return route.key();
             }
         }

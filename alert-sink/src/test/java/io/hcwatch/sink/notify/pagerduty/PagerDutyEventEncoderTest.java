@@ -6,9 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertScope;
+import io.hcwatch.avro.v1.Incident;
+import io.hcwatch.avro.v1.IncidentChange;
+import io.hcwatch.avro.v1.IncidentMember;
 import io.hcwatch.sink.Alerts;
+import io.hcwatch.sink.notify.Page;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +25,7 @@ class PagerDutyEventEncoderTest {
     private final PagerDutyEventEncoder encoder = new PagerDutyEventEncoder("hcwatch");
 
     private JsonNode encode(Alert alert) throws IOException {
-        return MAPPER.readTree(encoder.encode(alert, KEY));
+        return MAPPER.readTree(encoder.encode(Page.of(alert), KEY));
     }
 
     @Test
@@ -106,7 +112,7 @@ class PagerDutyEventEncoderTest {
         }
         Alert alert = Alerts.correlatedFailure("tg").setDetails(huge).build();
 
-        byte[] bytes = encoder.encode(alert, KEY);
+        byte[] bytes = encoder.encode(Page.of(alert), KEY);
         JsonNode event = MAPPER.readTree(bytes);
 
         assertThat(bytes.length).isLessThanOrEqualTo(PagerDutyEventEncoder.MAX_EVENT_BYTES);
@@ -114,5 +120,56 @@ class PagerDutyEventEncoderTest {
                 .startsWith("custom_details removed: the event was").contains("alert_id a-tg");
         assertThat(event.path("payload").path("summary").asText()).isEqualTo(alert.getSummary());
         assertThat(PagerDutyStandIn.validate(event)).isEmpty();
+    }
+
+    private static Incident incident(IncidentChange change) {
+        Instant opened = Instant.parse("2026-03-03T14:32:00Z");
+        return Incident.newBuilder()
+                .setIncidentId("5b0e7c1a-0000-3000-8000-000000000001").setIncidentKey("target_group/prod-web-tg")
+                .setChange(change).setReason(change.name()).setUpdates(0).setSeverity("critical")
+                .setEventTime(opened.plusSeconds(186)).setOpenedAt(opened).setScopeKind("target_group").setScopeName("prod-web-tg")
+                .setHeadlineType("health_check_config_risk").setHeadlineKey("health_check_config_risk/prod-web-tg")
+                .setSummary("health check timeout of prod-web-tg cut to 2s, under 10x the peak p99 2.8s")
+                .setMembers(List.of(
+                        IncidentMember.newBuilder().setDedupKey("health_check_config_risk/prod-web-tg").setType("health_check_config_risk")
+                                .setRole("cause").setSeverity("critical").setFirstFired(opened).setEpisodes(1).setSummary("cut").build(),
+                        IncidentMember.newBuilder().setDedupKey("correlated_failure/prod-web-tg").setType("correlated_failure")
+                                .setRole("mechanism").setSeverity("critical").setFirstFired(opened.plusSeconds(186))
+                                .setResolved(opened.plusSeconds(900)).setEpisodes(2).setSummary("11/18 failing").build()))
+                .setEvidence(Map.of("recommended_timeout_ms", "28000", "zones", "us-east-1a,us-east-1b"))
+                .setRunbookUrl("https://example.invalid/runbooks/health-check-config-risk.md")
+                .build();
+    }
+
+    @Test
+    void anIncidentPageIsATriggerOnItsKeyHeadedByItsCauseWithTheTimelineInItsDetails() throws IOException {
+        JsonNode event = MAPPER.readTree(encoder.encode(Page.of(incident(IncidentChange.opened)), KEY));
+
+        assertThat(PagerDutyStandIn.validate(event)).isEmpty();
+        assertThat(event.path("event_action").asText()).isEqualTo("trigger");
+        assertThat(event.path("dedup_key").asText()).isEqualTo("target_group/prod-web-tg");
+        JsonNode payload = event.path("payload");
+        assertThat(payload.path("class").asText()).isEqualTo("health_check_config_risk");
+        assertThat(payload.path("severity").asText()).isEqualTo("critical");
+        assertThat(payload.path("source").asText()).isEqualTo("prod-web-tg");
+        assertThat(payload.path("group").asText()).isEqualTo("us-east-1a,us-east-1b");
+        assertThat(payload.path("timestamp").asText()).isEqualTo("2026-03-03T14:35:06Z");
+        JsonNode details = payload.path("custom_details");
+        assertThat(details.path("incident_id").asText()).isEqualTo("5b0e7c1a-0000-3000-8000-000000000001");
+        assertThat(details.path("evidence").path("recommended_timeout_ms").asText()).isEqualTo("28000");
+        assertThat(details.path("members")).hasSize(2);
+        assertThat(details.path("members").get(1).path("resolved").asText()).isEqualTo("2026-03-03T14:47:00Z");
+        assertThat(details.path("members").get(0).path("resolved").isNull()).isTrue();
+        assertThat(event.path("links").get(0).path("text").asText()).isEqualTo("Runbook: health_check_config_risk");
+    }
+
+    @Test
+    void anIncidentsResolveCarriesOnlyItsKey() throws IOException {
+        JsonNode event = MAPPER.readTree(encoder.encode(Page.of(incident(IncidentChange.resolved)), KEY));
+
+        assertThat(PagerDutyStandIn.validate(event)).isEmpty();
+        assertThat(event.path("event_action").asText()).isEqualTo("resolve");
+        assertThat(event.path("dedup_key").asText()).isEqualTo("target_group/prod-web-tg");
+        assertThat(event.has("payload")).isFalse();
     }
 }

@@ -9,6 +9,7 @@ import io.hcwatch.sink.notify.BlockedDeliveries;
 import io.hcwatch.sink.notify.DeliveryMetrics;
 import io.hcwatch.sink.notify.DeliveryResult;
 import io.hcwatch.sink.notify.ManualClock;
+import io.hcwatch.sink.notify.Page;
 import io.hcwatch.sink.notify.RecordingSleeper;
 import io.hcwatch.sink.notify.RetryingNotifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -44,7 +45,7 @@ class PagerDutyNotifierTest {
 
     @Test
     void postsATriggerThatPagerDutyAccepts() throws Exception {
-        DeliveryResult result = notifier(pagerDuty.endpoint(), 120, 20).deliver(Alerts.firing("prod-web-tg"));
+        DeliveryResult result = notifier(pagerDuty.endpoint(), 120, 20).deliver(Page.of(Alerts.firing("prod-web-tg")));
 
         assertThat(result).isEqualTo(DeliveryResult.delivered());
         assertThat(pagerDuty.violations()).isEmpty();
@@ -63,7 +64,7 @@ class PagerDutyNotifierTest {
     void mapsWhatPagerDutyAnswersToDeliveredRetryOrDeadLetter(int status, String expected) throws Exception {
         pagerDuty.thenRespond(status, 1);
 
-        DeliveryResult result = notifier(pagerDuty.endpoint(), 120, 20).deliver(Alerts.firing("tg"));
+        DeliveryResult result = notifier(pagerDuty.endpoint(), 120, 20).deliver(Page.of(Alerts.firing("tg")));
 
         assertThat(result).isInstanceOf(expected.equals("retry") ? DeliveryResult.Retryable.class : DeliveryResult.Permanent.class);
         assertThat(result.toString()).contains("pagerduty_" + status).contains("HTTP " + status);
@@ -74,7 +75,7 @@ class PagerDutyNotifierTest {
     void keepsTheResponseBodyOfARejectedEvent() throws Exception {
         pagerDuty.respondWhen(e -> true, 400, "{\"status\":\"invalid event\",\"errors\":[\"'payload.summary' is missing\"]}");
 
-        DeliveryResult result = notifier(pagerDuty.endpoint(), 120, 20).deliver(Alerts.firing("tg"));
+        DeliveryResult result = notifier(pagerDuty.endpoint(), 120, 20).deliver(Page.of(Alerts.firing("tg")));
 
         assertThat(result).isEqualTo(DeliveryResult.permanent("pagerduty_400", "4xx",
                 "HTTP 400: {\"status\":\"invalid event\",\"errors\":[\"'payload.summary' is missing\"]}"));
@@ -87,7 +88,7 @@ class PagerDutyNotifierTest {
             closedPort = socket.getLocalPort();
         }
 
-        DeliveryResult result = notifier("http://127.0.0.1:" + closedPort, 120, 20).deliver(Alerts.firing("tg"));
+        DeliveryResult result = notifier("http://127.0.0.1:" + closedPort, 120, 20).deliver(Page.of(Alerts.firing("tg")));
 
         assertThat(result).isInstanceOf(DeliveryResult.Retryable.class);
         assertThat(((DeliveryResult.Retryable) result).reason()).isEqualTo("pagerduty_network");
@@ -98,7 +99,7 @@ class PagerDutyNotifierTest {
         PagerDutyNotifier notifier = notifier(pagerDuty.endpoint(), 12, 2);
 
         for (int i = 0; i < 5; i++) {
-            assertThat(notifier.deliver(Alerts.firing("tg-" + i))).isEqualTo(DeliveryResult.delivered());
+            assertThat(notifier.deliver(Page.of(Alerts.firing("tg-" + i)))).isEqualTo(DeliveryResult.delivered());
         }
 
         // 2 at once, then 10 per minute: one every 6 s, the waiting time growing with the queue
@@ -121,7 +122,7 @@ class PagerDutyNotifierTest {
         sent.add(Alerts.resolved("tg-a"));
 
         for (Alert alert : sent) {
-            assertThat(retrying.deliver(alert)).isEqualTo(DeliveryResult.delivered());
+            assertThat(retrying.deliver(Page.of(alert))).isEqualTo(DeliveryResult.delivered());
         }
 
         List<String> received = pagerDuty.accepted().stream()
