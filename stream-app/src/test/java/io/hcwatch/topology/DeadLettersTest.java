@@ -6,17 +6,45 @@ import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.serde.SpecificAvroSerializer;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Random;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.junit.jupiter.api.Test;
 
-/**
- * A dead letter for an input as large as the broker takes (Kafka's default limit is 1 MiB, and
- * inputs may be configured larger) plus its error must itself stay under the dead-letter topic's
- * limit: before, it carried the whole input and was refused (RecordTooLargeException), which
- * replaced the stream thread, which read the same input again.
- */
+/** An input's dead letter says where the value was read, why it was not taken, and holds its bytes (bounded). */
 class DeadLettersTest {
+
+    private record Read(String topic, int partition, long offset) implements RecordMetadata {
+    }
+
+    @Test
+    void aDeadLetterCarriesItsReasonTheValueAndWhereAndWhenItWasRead() {
+        byte[] raw = {'{', '"', 't', 's'};
+        DeadLetter d = new DeadLetters("health").of(new Read("health-check-results", 3, 42), 1_772_548_200_000L, raw, "bad_json",
+                "input held '{\"ts', expected a JSON object", 1_772_548_260_000L);
+        assertThat(d.getSource()).isEqualTo("health");
+        assertThat(d.getTopic()).isEqualTo("health-check-results");
+        assertThat(d.getPartition()).isEqualTo(3);
+        assertThat(d.getOffset()).isEqualTo(42L);
+        assertThat(d.getInputTimestamp()).isEqualTo(Instant.parse("2026-03-03T14:30:00Z"));
+        assertThat(d.getReason()).isEqualTo("bad_json");
+        assertThat(d.getError()).isEqualTo("input held '{\"ts', expected a JSON object");
+        assertThat(d.getRaw()).isEqualTo(ByteBuffer.wrap(raw));
+        assertThat(d.getRawSize()).isEqualTo(raw.length);
+        assertThat(d.getDeadLetteredAt()).isEqualTo(Instant.parse("2026-03-03T14:31:00Z"));
+    }
+
+    @Test
+    void whatIsNotKnownIsLeftOut() {
+        DeadLetter d = new DeadLetters("alb").of(null, -1, null, "empty", "the record has no value (null)", 0);
+        assertThat(d.getTopic()).isNull();
+        assertThat(d.getPartition()).isNull();
+        assertThat(d.getOffset()).isNull();
+        assertThat(d.getInputTimestamp()).isNull();
+        assertThat(d.getRaw()).isNull();
+        assertThat(d.getRawSize()).isNull();
+    }
 
     private static final int KAFKA_DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
@@ -30,6 +58,12 @@ class DeadLettersTest {
         return new SpecificAvroSerializer<DeadLetter>(new InMemorySchemaRegistry()).serialize("telemetry-dlq", letter).length;
     }
 
+    /**
+     * A dead letter for an input as large as the broker takes (Kafka's default limit is 1 MiB, and
+     * inputs may be configured larger) plus its error must itself stay under the dead-letter topic's
+     * limit: before, it carried the whole input and was refused (RecordTooLargeException), which
+     * replaced the stream thread, which read the same input again.
+     */
     @Test
     void aTwoMegabyteInputIsDeadLetteredWithItsFirstBytesAndItsSizeUnderTheTopicLimit() {
         byte[] raw = input(2_000_000);
