@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class RequiredTopics {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequiredTopics.class);
-    private static final Duration TIMEOUT = ClusterLogin.DEFAULT_TIMEOUT;
+    /** Short: a cluster that does not answer only delays the start, by this much, before a warning. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     private RequiredTopics() {
     }
@@ -47,7 +48,7 @@ public final class RequiredTopics {
             Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
             for (String topic : topics) {
                 try {
-                    described.get(topic).get(millis + 5_000L, TimeUnit.MILLISECONDS);
+                    described.get(topic).get(millis + 1_000L, TimeUnit.MILLISECONDS);
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                         missing.add(topic);
