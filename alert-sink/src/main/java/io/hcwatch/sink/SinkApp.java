@@ -4,6 +4,7 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.cluster.ClusterLogin;
+import io.hcwatch.cluster.RequiredTopics;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.retry.ExponentialBackoff;
@@ -35,6 +36,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -117,12 +119,15 @@ public final class SinkApp implements AutoCloseable {
     /**
      * @throws ClusterLogin.ClusterLoginException when the cluster refuses the configured TLS or SASL
      *                                            login (checked before anything starts)
+     * @throws io.hcwatch.cli.UsageException      when the alerts or dead-letter topic does not exist
      */
     public synchronized void start() {
         if (consumer != null) {
             throw new IllegalStateException("already started");
         }
         ClusterLogin.verifyEach(List.of(consumerConfig(), producerConfig()), "hcwatch-alert-sink");
+        // the dead-letter topic too: a send to a missing topic blocks max.block.ms and fails, again and again
+        RequiredTopics.verify(consumerConfig(), List.of(config.alertsTopic(), config.deadLetterTopic()), "hcwatch-alert-sink");
         processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
         DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks(), blocked);
         registryOutage = new RegistryOutage(clock, registry, REGISTRY_UNAVAILABLE, REGISTRY_WAITING);
@@ -168,6 +173,23 @@ public final class SinkApp implements AutoCloseable {
                 yield PageDecoder.alerts(alerts);
             }
         };
+    }
+
+    /**
+     * Returns once the alert consumer has stopped: empty when {@link #close()} stopped it, else the
+     * error that ended it (a login the cluster refuses, an authorization it lost, a bug). The
+     * process must then exit non-zero rather than stay up delivering nothing with {@code /health} 200.
+     */
+    public Optional<RuntimeException> awaitEnd() throws InterruptedException {
+        AlertConsumer current;
+        synchronized (this) {
+            current = consumer;
+        }
+        if (current == null) {
+            throw new IllegalStateException("not started");
+        }
+        current.awaitEnd();
+        return current.failure();
     }
 
     /** Ready while the consumer is polling, also while a receiver's outage holds deliveries. */

@@ -3,12 +3,13 @@ package io.hcwatch.sink;
 import io.hcwatch.cli.Cli;
 import io.hcwatch.cli.UsageException;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -42,13 +43,25 @@ public final class SinkMain implements Callable<Integer> {
         } catch (SinkConfigException e) {
             throw new UsageException(e.getMessage());
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            sink.close();
-            stopped.countDown();
-        }, "hcwatch-sink-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(sink::close, "hcwatch-sink-shutdown"));
         sink.start();
-        stopped.await();
-        return 0;
+        return serve(sink, System.err);
+    }
+
+    /**
+     * Runs until the sink stops: 0 when it was closed (the shutdown hook), 1 with one line on
+     * {@code err} when its consumer ended on an error, so an orchestrator restarts it instead of
+     * a process that answers {@code /health} while delivering nothing.
+     */
+    static int serve(SinkApp sink, PrintStream err) throws InterruptedException {
+        Optional<RuntimeException> failure = sink.awaitEnd();
+        if (failure.isEmpty()) {
+            return 0;
+        }
+        RuntimeException e = failure.get();
+        err.println("sink stopped: the alert consumer failed: " + e.getClass().getSimpleName() + ": "
+                + String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+        sink.close();
+        return 1;
     }
 }

@@ -1,12 +1,14 @@
 package io.hcwatch.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.cli.UsageException;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.serde.AlertJson;
 import io.hcwatch.serde.SpecificAvroDeserializer;
@@ -29,11 +31,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -154,6 +158,49 @@ class SinkAppIT {
 
     private static List<String> actions(List<JsonNode> events) {
         return events.stream().map(e -> e.path("event_action").asText() + " " + e.path("dedup_key").asText()).toList();
+    }
+
+    /**
+     * A dead-letter topic that does not exist (the broker creates none): before, the sink started,
+     * and each alert to dead-letter waited max.block.ms and failed, again and again, while /ready said ready.
+     */
+    @Test
+    void aDeadLetterTopicThatDoesNotExistStopsTheStartWithOneLineNamingIt() {
+        Properties props = config();
+        props.setProperty("dlq.topic", "no-such-dlq-" + RUN.get());
+        SinkApp app = new SinkApp(props, Map.of("PAGERDUTY_ROUTING_KEY", ROUTING_KEY)::get, KafkaConsumer::new,
+                new java.io.PrintStream(stdout, true, StandardCharsets.UTF_8));
+        apps.add(app);
+
+        assertThatThrownBy(app::start).isInstanceOf(UsageException.class)
+                .hasMessage("topic no-such-dlq-" + RUN.get() + " does not exist on Kafka at " + kafka.bootstrapServers()
+                        + ": create it (docs/contract.md, Topics) or name existing ones");
+    }
+
+    /**
+     * The cluster starts refusing the sink's login mid-run (credentials rotated, ACL removed). The
+     * consumer loop used to end there while the process stayed up: /health 200, /ready 503,
+     * nothing delivered, and SinkMain waiting for a shutdown that never came.
+     */
+    @Test
+    void aConsumerThatTheClusterStopsAcceptingEndsTheProcessWithExitOneNotASilentHang() throws Exception {
+        MockConsumer<byte[], byte[]> refused = new MockConsumer<>("earliest");
+        AtomicInteger polls = new AtomicInteger();
+        refused.schedulePollTask(() -> polls.incrementAndGet());
+        refused.schedulePollTask(() -> refused.setPollException(
+                new SaslAuthenticationException("Authentication failed during authentication due to invalid credentials")));
+        SinkApp app = start(settings -> refused);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int exit = assertTimeoutPreemptively(PATIENCE, () ->
+                SinkMain.serve(app, new java.io.PrintStream(err, true, StandardCharsets.UTF_8)));
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("sink stopped: the alert consumer failed: "
+                + "SaslAuthenticationException: Authentication failed during authentication due to invalid credentials"
+                + System.lineSeparator());
+        assertThat(polls.get()).isOne();
+        assertThat(app.isReady()).isFalse();
     }
 
     @Test

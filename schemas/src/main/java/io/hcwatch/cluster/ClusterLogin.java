@@ -65,7 +65,7 @@ public final class ClusterLogin {
         }
     }
 
-    private static Map<String, Object> adminSettings(Map<String, ?> clientConfig) {
+    static Map<String, Object> adminSettings(Map<String, ?> clientConfig) {
         Map<String, Object> settings = new HashMap<>();
         Set<String> adminKeys = AdminClientConfig.configNames();
         clientConfig.forEach((key, value) -> {

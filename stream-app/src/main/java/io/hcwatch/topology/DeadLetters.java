@@ -1,7 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.avro.v1.DeadLetter;
-import java.nio.ByteBuffer;
+import io.hcwatch.deadletter.DeadLetterBounds;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -21,16 +21,15 @@ final class DeadLetters {
      * @param wallNow        when it is dead-lettered
      */
     DeadLetter of(RecordMetadata read, long inputTimestamp, byte[] raw, String reason, String error, long wallNow) {
-        return DeadLetter.newBuilder()
+        DeadLetter.Builder letter = DeadLetter.newBuilder()
                 .setSource(source)
                 .setTopic(read == null ? null : read.topic())
                 .setPartition(read == null ? null : read.partition())
                 .setOffset(read == null ? null : read.offset())
                 .setInputTimestamp(inputTimestamp >= 0 ? Instant.ofEpochMilli(inputTimestamp) : null)
                 .setReason(reason)
-                .setError(error)
-                .setRaw(raw == null ? null : ByteBuffer.wrap(raw))
-                .setDeadLetteredAt(Instant.ofEpochMilli(wallNow))
-                .build();
+                .setError(DeadLetterBounds.text(error))
+                .setDeadLetteredAt(Instant.ofEpochMilli(wallNow));
+        return DeadLetterBounds.withRaw(letter, raw).build();
     }
 }

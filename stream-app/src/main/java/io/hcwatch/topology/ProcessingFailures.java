@@ -1,11 +1,11 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.deadletter.DeadLetterBounds;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.observability.LogText;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -53,7 +53,7 @@ public final class ProcessingFailures {
         LOG.error("{} failed{}; skipped and dead-lettered", stage, key == null ? "" : " on key " + LogText.of(key), e);
         RecordMetadata meta = context.recordMetadata().orElse(null);
         boolean fromRecord = meta != null && meta.topic() != null;
-        return DeadLetter.newBuilder()
+        DeadLetter.Builder letter = DeadLetter.newBuilder()
                 .setSource(source == null ? stage : source)
                 .setTopic(fromRecord ? meta.topic() : null)
                 .setPartition(fromRecord ? meta.partition() : null)
@@ -61,14 +61,13 @@ public final class ProcessingFailures {
                 .setInputTimestamp(inputTimestamp >= 0 ? Instant.ofEpochMilli(inputTimestamp) : null)
                 .setReason(REASON)
                 .setError(truncate(stage + " failed" + (key == null ? "" : " on key " + key) + ": " + e, MAX_MESSAGE_CHARS))
-                .setRaw(raw == null ? null : ByteBuffer.wrap(raw))
                 .setDeadLetteredAt(Instant.ofEpochMilli(context.currentSystemTimeMs()))
                 .setStage(stage)
                 .setKey(key)
                 .setExceptionClass(e.getClass().getName())
                 .setExceptionMessage(e.getMessage() == null ? null : truncate(e.getMessage(), MAX_MESSAGE_CHARS))
-                .setExceptionStack(truncate(stackOf(e), MAX_STACK_CHARS))
-                .build();
+                .setExceptionStack(truncate(stackOf(e), MAX_STACK_CHARS));
+        return DeadLetterBounds.withRaw(letter, raw).build();
     }
 
     private static String stackOf(Throwable e) {

@@ -91,6 +91,11 @@ public final class AlertConsumer implements Runnable, AutoCloseable {
         return Optional.ofNullable(failure);
     }
 
+    /** Waits until the loop has ended, by {@link #close()} or by an error ({@link #failure()}). */
+    public void awaitEnd() throws InterruptedException {
+        stopped.await();
+    }
+
     @Override
     public void run() {
         started = true;

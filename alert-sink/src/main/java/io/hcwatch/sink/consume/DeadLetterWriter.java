@@ -1,7 +1,7 @@
 package io.hcwatch.sink.consume;
 
 import io.hcwatch.avro.v1.DeadLetter;
-import java.nio.ByteBuffer;
+import io.hcwatch.deadletter.DeadLetterBounds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,18 +41,17 @@ public final class DeadLetterWriter {
 
     /** @throws KafkaException when the broker did not acknowledge in time; the record must then not be committed */
     public void write(ConsumerRecord<byte[], byte[]> record, String reason, String error) throws InterruptedException {
-        DeadLetter letter = DeadLetter.newBuilder()
+        DeadLetter.Builder letter = DeadLetter.newBuilder()
                 .setSource(source)
                 .setTopic(record.topic())
                 .setPartition(record.partition())
                 .setOffset(record.offset())
                 .setInputTimestamp(record.timestamp() >= 0 ? Instant.ofEpochMilli(record.timestamp()) : null)
                 .setReason(reason)
-                .setError(error)
-                .setRaw(record.value() == null ? null : ByteBuffer.wrap(record.value()))
-                .setDeadLetteredAt(clock.instant())
-                .build();
-        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(topic, null, record.key(), serializer.serialize(topic, letter));
+                .setError(DeadLetterBounds.text(error))
+                .setDeadLetteredAt(clock.instant());
+        byte[] value = serializer.serialize(topic, DeadLetterBounds.withRaw(letter, record.value()).build());
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(topic, null, record.key(), value);
         try {
             producer.send(out).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
