@@ -5,62 +5,38 @@ import io.hcwatch.input.AlbTrafficLine;
 import io.hcwatch.parse.AlbAccessLogParser;
 import io.hcwatch.parse.LineParser;
 import io.hcwatch.parse.ParseResult;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * ALB access-log lines per second on one thread: the hand-written parser beside a regex one, and
  * its traffic view (what the live path reads: the same checks, only the fields summaries use).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class AlbParseBenchmark {
+public class AlbParseBenchmark extends OneThreadThroughput {
 
     private final AlbAccessLogParser handWritten = new AlbAccessLogParser();
     private final LineParser<AlbTrafficLine> trafficView = handWritten.traffic();
     private final RegexAlbParser regex = new RegexAlbParser();
-    private String[] lines;
-    private int next;
+    private LineCycle lines;
 
     @Setup(Level.Trial)
     public void load() {
-        List<String> corpus = Corpus.albLines(4096, 42);
-        lines = corpus.toArray(new String[0]);
-    }
-
-    private String nextLine() {
-        String line = lines[next];
-        next = (next + 1) & (lines.length - 1);
-        return line;
+        lines = new LineCycle(Corpus.albLines(4096, 42));
     }
 
     @Benchmark
     public ParseResult<AlbRequest> handWrittenTokenizer() {
-        return handWritten.parse(nextLine());
+        return handWritten.parse(lines.next());
     }
 
     @Benchmark
     public ParseResult<AlbTrafficLine> handWrittenTrafficView() {
-        return trafficView.parse(nextLine());
+        return trafficView.parse(lines.next());
     }
 
     @Benchmark
     public AlbRequest javaUtilRegex() {
-        return regex.parse(nextLine());
+        return regex.parse(lines.next());
     }
 }

@@ -8,35 +8,20 @@ import io.hcwatch.topology.PlannedAvroWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A health check on its way into the fleet repartition topic, encoded per second on one thread:
  * the planned writer beside Avro's own SpecificDatumWriter (the same bytes), each through a fresh
  * direct encoder (as before) and through a reused buffered one (what EnvelopeSerde does now).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class InternalRecordWriteBenchmark {
+public class InternalRecordWriteBenchmark extends OneThreadThroughput {
 
     private final PlannedAvroWriter planned = PlannedAvroWriter.of(HealthCheckResult.getClassSchema());
     private final SpecificDatumWriter<SpecificRecord> avroWriter = new SpecificDatumWriter<>(HealthCheckResult.getClassSchema());

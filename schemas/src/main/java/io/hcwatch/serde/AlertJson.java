@@ -101,7 +101,8 @@ public final class AlertJson {
         json.writeStringField(field, value == null ? null : value.toString());
     }
 
-    private static String scopeValue(AlertScope scope, String field) {
+    /** A scope member by its JSON name ({@code lb}, {@code target_group}, ..., {@code target}). */
+    public static String scopeValue(AlertScope scope, String field) {
         return switch (field) {
             case "lb" -> scope.getLb();
             case "target_group" -> scope.getTargetGroup();
@@ -110,7 +111,7 @@ public final class AlertJson {
             case "frontend" -> scope.getFrontend();
             case "client" -> scope.getClient();
             case "target" -> scope.getTarget();
-            default -> throw new IllegalStateException("unknown scope field " + field);
+            default -> throw new IllegalArgumentException("no scope field " + field);
         };
     }
 

@@ -4,6 +4,7 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertScope;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.Severity;
+import io.hcwatch.serde.AlertJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -82,16 +83,7 @@ public record ScenarioVerdict(List<String> problems, Map<ExpectedAlert, Detectio
 
     private static boolean scopeMatches(ExpectedAlert e, AlertScope scope) {
         for (Map.Entry<String, String> want : e.scope().entrySet()) {
-            String actual = switch (want.getKey()) {
-                case "lb" -> scope.getLb();
-                case "target_group" -> scope.getTargetGroup();
-                case "zone" -> scope.getZone();
-                case "host" -> scope.getHost();
-                case "frontend" -> scope.getFrontend();
-                case "client" -> scope.getClient();
-                case "target" -> scope.getTarget();
-                default -> throw new IllegalArgumentException("no scope field " + want.getKey());
-            };
+            String actual = AlertJson.scopeValue(scope, want.getKey());
             if (!ExpectedAlert.matches(want.getValue(), actual)) {
                 return false;
             }
