@@ -1,12 +1,7 @@
 package io.hcwatch.topology.state;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -17,14 +12,9 @@ import java.io.UncheckedIOException;
  */
 public final class JsonStateCodec<V> implements StateCodec<V> {
 
-    static final ObjectMapper MAPPER = JsonMapper.builder()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-            .configure(MapperFeature.AUTO_DETECT_GETTERS, false)
-            .configure(MapperFeature.AUTO_DETECT_IS_GETTERS, false)
-            .configure(MapperFeature.AUTO_DETECT_SETTERS, false)
-            .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY)
-            .serializationInclusion(JsonInclude.Include.NON_NULL)
-            .build();
+    /** The detectors' field rules ({@link MonitoredCodec#STRICT}), except that an unknown field is ignored. */
+    static final ObjectMapper MAPPER = MonitoredCodec.STRICT.copy()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final Class<V> type;
     private final java.util.function.Consumer<V> beforeEncode;
