@@ -127,7 +127,7 @@ public final class SinkApp implements AutoCloseable {
         }
         ClusterLogin.verifyEach(List.of(consumerConfig(), producerConfig()), "hcwatch-alert-sink");
         // the dead-letter topic too: a send to a missing topic blocks max.block.ms and fails, again and again
-        RequiredTopics.verify(consumerConfig(), List.of(config.alertsTopic(), config.deadLetterTopic()), "hcwatch-alert-sink");
+        RequiredTopics.verify(consumerConfig(), List.of(config.topic(), config.deadLetterTopic()), "hcwatch-alert-sink");
         processMetrics = ProcessMetrics.bind(registry, config.kafkaMetricsRefresh(), this::isReady);
         DeliveryMetrics metrics = new DeliveryMetrics(registry).initialize(config.sinks(), blocked);
         registryOutage = new RegistryOutage(clock, registry, REGISTRY_UNAVAILABLE, REGISTRY_WAITING);
