@@ -22,7 +22,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Comparator;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,7 +156,7 @@ class ReliabilityIT {
         return input;
     }
 
-    @RepeatedTest(5)
+    @Test
     void twoStreamThreadsRaiseWhatReplayRaises() throws Exception {
         List<Telemetry> input = incident();
         try (LiveHarness h = new LiveHarness(6)) {
@@ -165,7 +165,7 @@ class ReliabilityIT {
         }
     }
 
-    @RepeatedTest(5)
+    @Test
     void threeInstancesOnSixPartitionsRaiseWhatReplayRaises() throws Exception {
         List<Telemetry> input = incident();
         try (LiveHarness h = new LiveHarness(6)) {
@@ -178,7 +178,7 @@ class ReliabilityIT {
      * incident, while the others go on; then it catches up. Its half of each fleet's failures is
      * read minutes after the other half, which the monitors must still count together.
      */
-    @RepeatedTest(5)
+    @Test
     void aPartitionPausedForMinutesOfEventTimeThenCatchingUpRaisesWhatReplayRaises() throws Exception {
         List<Telemetry> input = incident();
         try (LiveHarness h = new LiveHarness(3)) {
