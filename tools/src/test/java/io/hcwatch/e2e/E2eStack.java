@@ -5,17 +5,26 @@ import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -69,5 +78,49 @@ final class E2eStack {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
+    }
+
+    /**
+     * A backend on loopback answering every path with 200 "ok"; {@code /health} first waits
+     * {@code healthDelayMs} (read on each request, so a test can slow the checks down while it runs).
+     */
+    static HttpServer backend(int port, IntSupplier healthDelayMs) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
+        s.createContext("/", exchange -> {
+            int delay = exchange.getRequestURI().getPath().equals("/health") ? healthDelayMs.getAsInt() : 0;
+            if (delay > 0) {
+                try {
+                    Thread.sleep(delay);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            byte[] body = "ok\n".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        s.setExecutor(Executors.newFixedThreadPool(8));
+        s.start();
+        return s;
+    }
+
+    /** Stops a program and the processes it started (HAProxy's workers), forcibly after 10 s. */
+    static void stop(Process p) throws InterruptedException {
+        if (p != null && p.isAlive()) {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /** Ends the test's own threads (alert readers, traffic) and waits for them: before the programs they talk to stop. */
+    static void stop(ExecutorService threads, AtomicBoolean running) throws InterruptedException {
+        running.set(false);
+        threads.shutdownNow();
+        threads.awaitTermination(20, TimeUnit.SECONDS);
     }
 }

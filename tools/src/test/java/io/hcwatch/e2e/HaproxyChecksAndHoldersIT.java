@@ -19,7 +19,6 @@ import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -76,42 +75,28 @@ class HaproxyChecksAndHoldersIT {
     private final List<Alert> alerts = new CopyOnWriteArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final Teardown teardown = new Teardown();
     private int frontendPort;
 
     @AfterEach
     void stopAll() throws Exception {
-        running.set(false);
-        threads.shutdownNow();
-        threads.awaitTermination(20, TimeUnit.SECONDS);
-        if (app != null) {
-            app.close();
-        }
-        if (collector != null) {
-            collector.close();
-        }
-        if (haproxy != null && haproxy.isAlive()) {
-            haproxy.descendants().forEach(ProcessHandle::destroy);
-            haproxy.destroy();
-            haproxy.waitFor(10, TimeUnit.SECONDS);
-        }
-        backends.forEach(b -> b.stop(0));
-        if (kafka != null) {
-            kafka.close();
-        }
-        InMemorySchemaRegistry.dropScope(REGISTRY.substring("mock://".length()));
+        teardown.close();
     }
 
     @Test
     void checkLatencyAReloadAndATarpitFloodAsTheCollectorSeesThem() throws Exception {
         ExternalTool haproxyTool = ExternalTool.haproxy();
-        kafka = EmbeddedKafkaBroker.start();
+        teardown.onClose(() -> InMemorySchemaRegistry.dropScope(REGISTRY.substring("mock://".length())));
+        kafka = teardown.add(EmbeddedKafkaBroker.start());
         E2eStack.createTopics(kafka, topics);
+        teardown.onClose(() -> backends.forEach(b -> b.stop(0)));
         int[] ports = {E2eStack.freePort(), E2eStack.freePort(), E2eStack.freePort()};
         frontendPort = E2eStack.freePort();
         Path cfg = dir.resolve("haproxy.cfg");
         Files.writeString(cfg, haproxyCfg(ports, "2s"));
-        backends.add(backend(ports[0]));
+        backends.add(E2eStack.backend(ports[0], healthDelayMs::get));
         haproxy = haproxyTool.start(dir, dir.resolve("haproxy.log"), "-W", "-db", "-f", cfg.toString());
+        teardown.onClose(() -> E2eStack.stop(haproxy));
         await("HAProxy's stats socket").atMost(Duration.ofSeconds(20)).until(() -> Files.exists(dir.resolve("admin.sock")));
         Path collectorConfig = dir.resolve("collector.properties");
         Files.writeString(collectorConfig, String.join("\n",
@@ -123,16 +108,17 @@ class HaproxyChecksAndHoldersIT {
                 "haproxy.host.local.socket=" + dir.resolve("admin.sock"),
                 "haproxy.host.local.config-file=" + cfg,
                 ""));
-        collector = HaproxyCollector.fromFile(collectorConfig);
+        collector = teardown.add(HaproxyCollector.fromFile(collectorConfig));
         collector.start();
-        app = new StreamApp(StreamAppConfig.from(E2eStack.appProperties(kafka, REGISTRY, "hcwatch-haproxy-checks-it",
-                dir.resolve("state"))));
+        app = teardown.add(new StreamApp(StreamAppConfig.from(E2eStack.appProperties(kafka, REGISTRY, "hcwatch-haproxy-checks-it",
+                dir.resolve("state")))));
+        teardown.onClose(() -> E2eStack.stop(threads, running));
         app.start();
         threads.submit(() -> E2eStack.readAlerts(kafka, REGISTRY, topics, "checks-it-alerts", running::get, alerts::add));
         // two servers come up late: they are starting, not failing
         Thread.sleep(3_000);
-        backends.add(backend(ports[1]));
-        backends.add(backend(ports[2]));
+        backends.add(E2eStack.backend(ports[1], healthDelayMs::get));
+        backends.add(E2eStack.backend(ports[2], healthDelayMs::get));
         await("the stream app").atMost(Duration.ofSeconds(60)).until(app::isReady);
         await("every server passing").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(checks())
                 .filteredOn(c -> c.getOutcome() == CheckOutcome.pass).extracting(HealthCheckResult::getTarget)
@@ -212,26 +198,6 @@ class HaproxyChecksAndHoldersIT {
     }
 
     /** /health answers after the test's delay; anything else at once. */
-    private HttpServer backend(int port) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
-        s.createContext("/", exchange -> {
-            if (exchange.getRequestURI().getPath().equals("/health")) {
-                try {
-                    Thread.sleep(healthDelayMs.get());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            byte[] body = "ok\n".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        s.setExecutor(Executors.newFixedThreadPool(8));
-        s.start();
-        return s;
-    }
 
     /** One tarpitted request from 127.0.0.1, held until HAProxy ends it or the test does. */
     private void tarpitted() {

@@ -11,28 +11,29 @@ import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.collect.haproxy.HaproxyCollector;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
-import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.testsupport.ExternalTool;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -42,6 +43,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -80,6 +83,7 @@ class HaproxyEndToEndIT {
     private final List<Received> alerts = new CopyOnWriteArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final Teardown teardown = new Teardown();
     private Map<String, String> rsyslogEnv;
     private int frontendPort;
 
@@ -88,49 +92,26 @@ class HaproxyEndToEndIT {
 
     @AfterEach
     void stopAll() throws Exception {
-        running.set(false);
-        threads.shutdownNow();
-        threads.awaitTermination(20, TimeUnit.SECONDS);
-        if (app != null) {
-            app.close();
-        }
-        if (collector != null) {
-            collector.close();
-        }
-        stop(rsyslog);
-        stop(haproxy);
-        backends.forEach(b -> b.stop(0));
-        if (sent != null) {
-            sent.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-        InMemorySchemaRegistry.dropScope(REGISTRY.substring("mock://".length()));
-    }
-
-    private static void stop(Process p) throws InterruptedException {
-        if (p != null && p.isAlive()) {
-            p.descendants().forEach(ProcessHandle::destroy);
-            p.destroy();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        }
+        teardown.close();
     }
 
     @Test
     void floodsDeadBackendsAndAnRsyslogRestartThroughTheRealPrograms() throws Exception {
         ExternalTool haproxyTool = ExternalTool.haproxy();
         ExternalTool rsyslogd = ExternalTool.rsyslogd();
-        kafka = EmbeddedKafkaBroker.start();
+        teardown.onClose(() -> InMemorySchemaRegistry.dropScope(REGISTRY.substring("mock://".length())));
+        kafka = teardown.add(EmbeddedKafkaBroker.start());
         E2eStack.createTopics(kafka, topics);
+        teardown.onClose(() -> backends.forEach(b -> b.stop(0)));
 
         for (int i = 0; i < 3; i++) {
             backendPorts[i] = freePort();
-            backends.add(backend(backendPorts[i]));
+            backends.add(E2eStack.backend(backendPorts[i], () -> 0));
         }
-        sent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        sent = teardown.add(new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
+        // stopped as they are at the end: the test restarts rsyslog
+        teardown.onClose(() -> E2eStack.stop(haproxy));
+        teardown.onClose(() -> E2eStack.stop(rsyslog));
         sent.setReceiveBufferSize(4 << 20);
         threads.submit(this::receiveSent);
         int rsyslogTcp = freePort();
@@ -147,9 +128,10 @@ class HaproxyEndToEndIT {
                 "haproxy.hosts=local",
                 "haproxy.host.local.socket=" + dir.resolve("admin.sock"),
                 ""));
-        collector = HaproxyCollector.fromFile(collectorConfig);
+        collector = teardown.add(HaproxyCollector.fromFile(collectorConfig));
         collector.start();
-        app = new StreamApp(StreamAppConfig.from(appProperties()));
+        app = teardown.add(new StreamApp(StreamAppConfig.from(appProperties())));
+        teardown.onClose(() -> E2eStack.stop(threads, running));
         app.start();
         threads.submit(() -> E2eStack.readAlerts(kafka, REGISTRY, topics, "e2e-alerts", () -> true,
                 a -> alerts.add(new Received(a, System.currentTimeMillis()))));
@@ -163,7 +145,9 @@ class HaproxyEndToEndIT {
             threads.submit(() -> user(from));
         }
         pause(Duration.ofSeconds(10));
-        stop(rsyslog);
+        long stopping = System.currentTimeMillis();
+        E2eStack.stop(rsyslog);
+        long stopped = System.currentTimeMillis();
         pause(Duration.ofSeconds(20));
         startRsyslog(rsyslogd, rsyslogTcp);
         pause(Duration.ofSeconds(8));
@@ -196,7 +180,7 @@ class HaproxyEndToEndIT {
         await("the backends' failure").atMost(Duration.ofSeconds(60)).until(
                 () -> firing("no_healthy_targets") != null || firing("correlated_failure") != null);
         for (int i = 0; i < 3; i++) {
-            backends.set(i, backend(backendPorts[i]));
+            backends.set(i, E2eStack.backend(backendPorts[i], () -> 0));
         }
         await("the failure resolved").atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
             for (String type : List.of("no_healthy_targets", "correlated_failure")) {
@@ -219,7 +203,15 @@ class HaproxyEndToEndIT {
         System.out.printf("lines HAProxy sent %d, in haproxy-logs %d; alerts: %s%n", sentLines.size(), shipped.size(),
                 alerts.stream().map(r -> r.alert().getDedupKey() + " " + r.alert().getStatus()).toList());
         assertThat(sentLines).as("lines HAProxy sent").hasSizeGreaterThan(500);
-        assertThat(missing).as("lines HAProxy sent that never reached haproxy-logs").isEmpty();
+        // Syslog over TCP has no acknowledgement: what HAProxy's ring had written to rsyslogd's socket
+        // and rsyslogd had not yet read when it exited is gone (one run in a few under load, two lines
+        // of a request accepted in the same millisecond as the stop). Lines of requests accepted
+        // within a second of the stop may be lost that way; any other line must arrive.
+        Map<String, Integer> lostElsewhen = new HashMap<>(missing);
+        lostElsewhen.keySet().removeIf(l -> acceptedWithin(l, stopping - 1_000, stopped + 1_000));
+        System.out.printf("lines lost in flight to rsyslogd as it stopped: %d%n", missing.size() - lostElsewhen.size());
+        assertThat(lostElsewhen).as("lines HAProxy sent that never reached haproxy-logs, but for those in flight at rsyslog's stop")
+                .isEmpty();
         assertThat(readAll(topics.deadLetters())).as("dead letters").isEmpty();
     }
 
@@ -309,20 +301,6 @@ class HaproxyEndToEndIT {
         // resolves follow the clear steps; the default cool-down (5 min) would outlast the test
         p.setProperty("detect.alert.cool-down", "0s");
         return p;
-    }
-
-    private HttpServer backend(int port) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
-        s.createContext("/", exchange -> {
-            byte[] body = "ok\n".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        s.setExecutor(Executors.newFixedThreadPool(4));
-        s.start();
-        return s;
     }
 
     // ---- traffic ------------------------------------------------------------------------------------
@@ -424,6 +402,18 @@ class HaproxyEndToEndIT {
     }
 
     /** A line from "haproxy[pid]:" on: the ring writes a host name before it, the plain UDP target none. */
+    private static final DateTimeFormatter ACCEPT_DATE = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss.SSS", Locale.ROOT);
+
+    /** Whether the request of this httplog line was accepted between the two instants (HAProxy logs its local time). */
+    private static boolean acceptedWithin(String line, long from, long to) {
+        Matcher m = Pattern.compile("\\[(\\d{2}/\\w{3}/\\d{4}:\\d{2}:\\d{2}:\\d{2}\\.\\d{3})]").matcher(line);
+        if (!m.find()) {
+            return false;
+        }
+        long at = LocalDateTime.parse(m.group(1), ACCEPT_DATE).atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
+        return at >= from && at <= to;
+    }
+
     private static String body(String line) {
         int at = line.indexOf("haproxy[");
         return (at < 0 ? line : line.substring(at)).stripTrailing();
