@@ -23,8 +23,13 @@ final class NewerReleaseRecords {
     static final String REASON = "newer_version";
     private static final Logger LOG = LoggerFactory.getLogger(NewerReleaseRecords.class);
 
+    /** During a rolling upgrade every progress report of the newer instances comes here: logged once a minute, not each. */
+    private static final long LOG_EVERY_MILLIS = 60_000;
+
     private final String stage;
     private final PipelineMetrics metrics;
+    private long lastLogged = Long.MIN_VALUE;
+    private long sinceLogged;
 
     /** @param stage the processor's name in the topology: ingest-&lt;source&gt; or monitor-&lt;kind&gt; */
     NewerReleaseRecords(String stage, PipelineMetrics metrics) {
@@ -39,8 +44,15 @@ final class NewerReleaseRecords {
      */
     DeadLetter refused(FromNewerRelease record, String heldIn, ProcessorContext<?, ?> context, String key, long time) {
         metrics.newerVersion(stage, heldIn);
-        LOG.warn("{}: {} record{} written by a newer hcwatch dead-lettered ({}); a rolling upgrade or a rollback is under way",
-                stage, heldIn, key == null ? "" : " of key " + LogText.of(key), record.why());
+        sinceLogged++;
+        long now = context.currentSystemTimeMs();
+        if (lastLogged == Long.MIN_VALUE || now - lastLogged >= LOG_EVERY_MILLIS) {
+            LOG.warn("{}: {} record{} written by a newer hcwatch dead-lettered ({}); {} such since the last of these lines;"
+                    + " a rolling upgrade or a rollback is under way", stage, heldIn,
+                    key == null ? "" : " of key " + LogText.of(key), record.why(), sinceLogged);
+            lastLogged = now;
+            sinceLogged = 0;
+        }
         RecordMetadata meta = "repartition".equals(heldIn) ? context.recordMetadata().orElse(null) : null;
         boolean fromRecord = meta != null && meta.topic() != null;
         DeadLetter.Builder letter = DeadLetter.newBuilder()
@@ -51,7 +63,7 @@ final class NewerReleaseRecords {
                 .setInputTimestamp(time >= 0 ? Instant.ofEpochMilli(time) : null)
                 .setReason(REASON)
                 .setError(DeadLetterBounds.text(heldIn + ": " + record.why()))
-                .setDeadLetteredAt(Instant.ofEpochMilli(context.currentSystemTimeMs()))
+                .setDeadLetteredAt(Instant.ofEpochMilli(now))
                 .setStage(stage)
                 .setKey(key);
         return DeadLetterBounds.withRaw(letter, record.bytes()).build();
