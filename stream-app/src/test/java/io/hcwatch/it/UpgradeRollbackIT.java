@@ -91,6 +91,10 @@ class UpgradeRollbackIT {
             send(producer, APP + "-pending-alb-changelog", "pending", ByteBuffer.allocate(1 + 4 + 4 + known.length + 4 + newerCheck.length)
                     .put((byte) 1).putInt(2).putInt(known.length).put(known).putInt(newerCheck.length).put(newerCheck).array());
             send(producer, APP + "-fleet-repartition", "prod-web-tg", newerCheck);
+            // and a target group's state of a newer layout, with a record held for it: refused for that key alone
+            send(producer, APP + "-fleet-state-changelog", "tg-newer",
+                    "{\"v\":99,\"time\":{},\"state\":{},\"alerts\":{}}".getBytes(StandardCharsets.UTF_8));
+            send(producer, APP + "-fleet-state-clock-changelog", "held/00000000000000fe", heldEntry("tg-newer", T0 + 5_000, 0xfe, known));
             producer.flush();
 
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -122,9 +126,27 @@ class UpgradeRollbackIT {
                 assertThat(registry.find(StreamApp.THREADS_REPLACED).counter().count()).isZero();
                 assertThat(registry.find("hcwatch.newer.version").counters()).extracting(c -> c.getId().getTag("held_in")
                         + " " + c.count()).contains("repartition 1.0", "clock 1.0", "pending 1.0");
-                assertThat(dead.poll()).noneMatch(d -> d.getReason().equals("processing_error"));
+                // the evaluation steps go on for every other key: whatever failed, failed on tg-newer
+                assertThat(dead.poll()).filteredOn(d -> d.getReason().equals("processing_error"))
+                        .allSatisfy(d -> assertThat(d.getKey()).isEqualTo("tg-newer"));
             }
         }
+    }
+
+    /** A held record as this release's clock writes it (SavedClock, layout 1). */
+    private static byte[] heldEntry(String key, long time, long seq, byte[] envelope) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(0);
+            out.writeByte(1);
+            out.writeByte(2);
+            out.writeUTF(key);
+            out.writeLong(time);
+            out.writeLong(seq);
+            out.writeInt(envelope.length);
+            out.write(envelope);
+        }
+        return bytes.toByteArray();
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) throws Exception {
