@@ -12,12 +12,24 @@ import java.util.Arrays;
  * {@code raw_size}, and free text is cut to {@link #MAX_TEXT_CHARS}.
  *
  * <p>256 KiB of raw, 16,000 characters of stack and 2 x 4,000 of text stay well under Kafka's
- * default 1 MiB ({@code max.message.bytes}, {@code max.request.size}), even as UTF-8.
+ * default 1 MiB ({@code max.message.bytes}, {@code max.request.size}), even as UTF-8. A topic set
+ * to take less is read at start, and {@link #fitting} cuts each letter's raw bytes (then its stack)
+ * to the limit found.
  */
 public final class DeadLetterBounds {
 
     public static final int MAX_RAW_BYTES = 256 * 1024;
     public static final int MAX_TEXT_CHARS = 4_000;
+    /**
+     * What a record takes on the wire besides its value's Avro encoding: the record batch header (61
+     * bytes), the record's own header, the key (a source or a key of the stream app, at most a few
+     * hundred bytes) and the wire format's 5 bytes, with room to spare.
+     */
+    public static final int RECORD_OVERHEAD = 4 * 1024;
+    /** The smallest record size limit {@link #fitting} can keep every dead letter under: its texts at their longest, no raw. */
+    public static final int MIN_RECORD_BYTES = RECORD_OVERHEAD + 3 * (MAX_TEXT_CHARS * 2 + 2_000) + 8 * 1024;
+    /** Every text field at its longest, three bytes a character in UTF-8, and the fixed fields. */
+    private static final int TEXT_BOUND = 3 * (2 * MAX_TEXT_CHARS + 16_000 + 3 * 1_000) + 256;
 
     private DeadLetterBounds() {
     }
@@ -29,6 +41,49 @@ public final class DeadLetterBounds {
         }
         byte[] kept = raw.length <= MAX_RAW_BYTES ? raw : Arrays.copyOf(raw, MAX_RAW_BYTES);
         return letter.setRaw(ByteBuffer.wrap(kept)).setRawSize(raw.length);
+    }
+
+    /**
+     * {@code letter}, or a copy whose {@code raw} (then {@code exception_stack}) is cut so that the
+     * record fits {@code maxRecordBytes} (the dead-letter topic's {@code max.message.bytes}, or the
+     * producer's {@code max.request.size} if smaller), {@code raw_size} still saying the whole size.
+     * Cheap for the letters that fit with room to spare, that is all of them under the default 1 MiB.
+     */
+    public static DeadLetter fitting(DeadLetter letter, int maxRecordBytes) {
+        int rawLength = letter.getRaw() == null ? 0 : letter.getRaw().remaining();
+        int budget = maxRecordBytes - RECORD_OVERHEAD;
+        if (rawLength + TEXT_BOUND <= budget) {
+            return letter;
+        }
+        int size = encodedSize(letter);
+        if (size <= budget) {
+            return letter;
+        }
+        DeadLetter.Builder cut = DeadLetter.newBuilder(letter);
+        int rest = size - rawLength;
+        if (rest < budget) {
+            ByteBuffer raw = letter.getRaw().duplicate();
+            // the length prefix of raw shrinks too, never grows: the rest stays within budget
+            raw.limit(raw.position() + (budget - rest));
+            cut.setRaw(raw.slice());
+        } else {
+            cut.setRaw(null);
+            String stack = letter.getExceptionStack();
+            if (stack != null) {
+                int over = rest - budget;
+                // every character takes at least a byte: cutting this many frees at least as many bytes
+                cut.setExceptionStack(text(stack, Math.max(0, stack.length() - over)));
+            }
+        }
+        return cut.build();
+    }
+
+    private static int encodedSize(DeadLetter letter) {
+        try {
+            return letter.toByteBuffer().remaining();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** {@code text} cut to {@code max} characters, saying how long it was. */

@@ -1,6 +1,10 @@
 package io.hcwatch.app;
 
+import io.hcwatch.cli.UsageException;
 import io.hcwatch.cluster.ClusterLogin;
+import io.hcwatch.cluster.RequiredTopics;
+import io.hcwatch.cluster.TopicRecordLimit;
+import io.hcwatch.deadletter.DeadLetterBounds;
 import io.hcwatch.observability.EndpointServer;
 import io.hcwatch.observability.ProcessMetrics;
 import io.hcwatch.serde.RegistryOutage;
@@ -66,6 +70,8 @@ public final class StreamApp implements AutoCloseable {
      * the thread again and again. Only a schema not fetched before waits; the rest is cached.
      */
     private final RegistryWait registryWait;
+    /** The largest dead letter the dead-letter topic and the producer take: read at start, Kafka's default until then. */
+    private int deadLetterMaxBytes = TopologyConfig.KAFKA_DEFAULT_MAX_RECORD_BYTES;
 
     public StreamApp(StreamAppConfig config) {
         this(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
@@ -128,7 +134,44 @@ public final class StreamApp implements AutoCloseable {
         serde.put(SerdeConfig.REGISTRY_WAIT, registryWait);
         return topologyBuilder.apply(new TopologyConfig(config.topics(), config.settings(),
                 Decoders.standard(config.topics(), serde, LogDates.live(Clock.systemUTC()), config.logFormats()), serde, registry, true, inputLag,
-                inputPartitions()));
+                inputPartitions(), deadLetterMaxBytes));
+    }
+
+    /** Every topic the app reads or writes, but its own internal ones: Kafka Streams would stall or fail on a missing one. */
+    List<String> requiredTopics() {
+        List<String> topics = new java.util.ArrayList<>();
+        for (Source s : Source.values()) {
+            topics.add(config.topics().input(s));
+        }
+        topics.add(config.topics().alerts());
+        topics.add(config.topics().incidents());
+        topics.add(config.topics().deadLetters());
+        return topics;
+    }
+
+    /**
+     * The smaller of the dead-letter topic's {@code max.message.bytes} and the producer's
+     * {@code max.request.size}; a limit too small for any dead letter stops the start.
+     */
+    private int deadLetterLimit(Map<String, Object> adminConfig) {
+        String topic = config.topics().deadLetters();
+        int topicLimit = TopicRecordLimit.of(adminConfig, topic, config.applicationId())
+                .orElse(TopologyConfig.KAFKA_DEFAULT_MAX_RECORD_BYTES);
+        Object request = new StreamsConfig(streamsProperties(config)).getProducerConfigs(config.applicationId())
+                .get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        int requestLimit = request == null ? TopologyConfig.KAFKA_DEFAULT_MAX_RECORD_BYTES : Integer.parseInt(request.toString());
+        int limit = Math.min(topicLimit, requestLimit);
+        if (limit < DeadLetterBounds.MIN_RECORD_BYTES) {
+            throw new UsageException("dead letters need records of up to " + DeadLetterBounds.MIN_RECORD_BYTES
+                    + " bytes, but " + (topicLimit <= requestLimit ? "topic " + topic + " takes " + topicLimit
+                    + " (max.message.bytes)" : "the producer sends " + requestLimit + " (streams.producer.max.request.size)")
+                    + ": raise it");
+        }
+        if (limit < TopologyConfig.KAFKA_DEFAULT_MAX_RECORD_BYTES) {
+            LOG.info("dead letters are cut to {} bytes, what {} takes", limit, topicLimit <= requestLimit ? "topic " + topic
+                    : "the producer's max.request.size");
+        }
+        return limit;
     }
 
     /**
@@ -157,10 +200,15 @@ public final class StreamApp implements AutoCloseable {
     /**
      * @throws ClusterLogin.ClusterLoginException when the cluster refuses the configured TLS or SASL
      *                                            login (checked before anything starts)
+     * @throws UsageException                     naming the topics that do not exist, or a dead-letter
+     *                                            topic that takes too little for a dead letter
      */
     public synchronized void start() {
-        ClusterLogin.verify(new StreamsConfig(streamsProperties(config)).getAdminConfigs(config.applicationId()),
-                config.applicationId());
+        Map<String, Object> admin = new StreamsConfig(streamsProperties(config)).getAdminConfigs(config.applicationId());
+        ClusterLogin.verify(admin, config.applicationId());
+        // a missing source topic stops Kafka Streams in its own time, a missing sink topic blocks each send: say so at once
+        RequiredTopics.verify(admin, requiredTopics(), config.applicationId());
+        deadLetterMaxBytes = deadLetterLimit(admin);
         streams = new KafkaStreams(topology(), streamsProperties(config));
         Counter replaced = Counter.builder(THREADS_REPLACED)
                 .description("Stream threads that died of an exception and were replaced (processors catch their own: should stay 0)")

@@ -30,6 +30,9 @@ public final class PipelineMetrics {
     public static final String PROCESSING_ERRORS = "hcwatch.processing.errors";
     public static final String CARDINALITY_REJECTED = "hcwatch.cardinality.rejected";
     public static final String KEYS_DELETED = "hcwatch.state.keys.deleted";
+    public static final String NEWER_VERSION = "hcwatch.newer.version";
+    /** Where a record of a newer release can be found: on a repartition topic, held by a monitor's clock, in a pending store. */
+    public static final List<String> NEWER_VERSION_PLACES = List.of("repartition", "clock", "pending");
 
     static final Set<String> KNOWN_REASONS = Set.of(RejectReason.EMPTY, RejectReason.BAD_UTF8, RejectReason.FIELD_COUNT,
             RejectReason.BAD_QUOTING, RejectReason.BAD_TIMESTAMP, RejectReason.BAD_NUMBER, RejectReason.BAD_ADDRESS,
@@ -91,6 +94,11 @@ public final class PipelineMetrics {
         }
         for (String monitor : monitors) {
             processingErrorCounter("monitor-" + monitor);
+            newerVersionCounter("monitor-" + monitor, "repartition");
+            newerVersionCounter("monitor-" + monitor, "clock");
+        }
+        for (String source : sources) {
+            newerVersionCounter("ingest-" + source, "pending");
         }
         return this;
     }
@@ -141,6 +149,21 @@ public final class PipelineMetrics {
     public void cardinalityRejected(String kind) {
         counter(CARDINALITY_REJECTED, "Records dead-lettered (reason cardinality) for naming one more target group, target,"
                 + " host or frontend than its limit (limits.*) allows", "kind", kind).increment();
+    }
+
+    /**
+     * A record a newer release wrote (a kind or schema version this release does not know), found
+     * in {@code heldIn} (one of {@link #NEWER_VERSION_PLACES}) by {@code stage}: dead-lettered with
+     * reason newer_version; a rolling upgrade or a rollback is under way.
+     */
+    public void newerVersion(String stage, String heldIn) {
+        newerVersionCounter(stage, heldIn).increment();
+    }
+
+    private Counter newerVersionCounter(String stage, String heldIn) {
+        return counter(NEWER_VERSION, "Internal records a newer hcwatch wrote, which this one cannot read: dead-lettered"
+                + " (reason newer_version), by stage and where they were (repartition, clock, pending)", "stage", stage,
+                "held_in", heldIn);
     }
 
     /** A key that had sent nothing for state.idle-timeout was deleted from its monitor's store. */

@@ -15,6 +15,7 @@ import io.hcwatch.input.Check;
 import io.hcwatch.input.CheckBatch;
 import io.hcwatch.input.ClientSummary;
 import io.hcwatch.input.FeedHeartbeat;
+import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.input.FrontendSummary;
 import io.hcwatch.input.LoadBalancerConfig;
 import io.hcwatch.input.Payload;
@@ -77,13 +78,14 @@ public record Envelope(Payload payload, String upstream) {
             };
         }
 
+        /** The kind of {@code tag}, or null for one this release does not know (a newer release's). */
         static Kind ofTag(byte tag) {
             for (Kind k : values()) {
                 if (k.tag == tag) {
                     return k;
                 }
             }
-            throw new IllegalArgumentException("unknown envelope kind " + tag);
+            return null;
         }
 
         /** The payload of a record read with this kind's schema (Avro's reader gives back that kind's class). */
@@ -114,6 +116,7 @@ public record Envelope(Payload payload, String upstream) {
         return new Envelope(new Progress(time, idle), upstream);
     }
 
+    /** The kind on the wire; null for a record of a newer release, which is written back as it was read. */
     public Kind kind() {
         return payload.accept(KINDS);
     }
@@ -133,6 +136,11 @@ public record Envelope(Payload payload, String upstream) {
         public Telemetry progress(Progress progress) {
             throw new IllegalStateException("a progress report carries no telemetry");
         }
+
+        @Override
+        public Telemetry fromNewerRelease(FromNewerRelease record) {
+            throw new IllegalStateException("a record of a newer release is not read: " + record.why());
+        }
     };
 
     private static final Payload.Cases<Kind> KINDS = new Payload.Cases<>() {
@@ -144,6 +152,11 @@ public record Envelope(Payload payload, String upstream) {
         @Override
         public Kind progress(Progress progress) {
             return Kind.PROGRESS;
+        }
+
+        @Override
+        public Kind fromNewerRelease(FromNewerRelease record) {
+            return null;
         }
     };
 

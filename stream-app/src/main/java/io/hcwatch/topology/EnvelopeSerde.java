@@ -1,5 +1,6 @@
 package io.hcwatch.topology;
 
+import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.serde.ClaimedLengthCheck;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,7 +23,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * Serde of {@link Envelope}: a zero byte, the kind, the version of its schema, the upstream, then
  * the record in Avro binary. The first releases wrote no zero byte and no version (the kind first,
  * every kind at version 1); both are read, each record with the schema it was written with,
- * resolved to this release's (Avro schema resolution). Thread-safe.
+ * resolved to this release's (Avro schema resolution). A record of a kind or version this release
+ * does not know (a newer release wrote it) is read as a {@link FromNewerRelease} holding its bytes,
+ * and written back as those bytes: every later release keeps the leading zero byte, the kind and
+ * the version where they are. Thread-safe.
  */
 public final class EnvelopeSerde implements Serde<Envelope> {
 
@@ -62,6 +66,9 @@ public final class EnvelopeSerde implements Serde<Envelope> {
         if (e == null) {
             return null;
         }
+        if (e.payload() instanceof FromNewerRelease newer) {
+            return newer.bytes();
+        }
         try {
             Envelope.Kind kind = e.kind();
             Buffer b = buffers.get();
@@ -86,12 +93,25 @@ public final class EnvelopeSerde implements Serde<Envelope> {
         }
         try {
             boolean versioned = data[0] == VERSIONED;
+            if (versioned && data.length < 3) {
+                throw new SerializationException("an internal record of " + data.length + " bytes is too short");
+            }
             Envelope.Kind kind = Envelope.Kind.ofTag(versioned ? data[1] : data[0]);
-            int version = versioned ? data[2] : 1;
+            if (kind == null) {
+                if (!versioned) {
+                    throw new SerializationException("an internal record of unknown kind " + data[0] + " and no version");
+                }
+                return Envelope.of(new FromNewerRelease(data, "an internal record of kind " + data[1]
+                        + ", which this hcwatch does not know, was written by a newer hcwatch"));
+            }
+            int version = versioned ? data[2] & 0xff : 1;
             List<SpecificDatumReader<Object>> byVersion = readers.get(kind);
-            if (version < 1 || version >= byVersion.size()) {
-                throw new SerializationException(kind + " record of schema version " + version
-                        + " was written by a newer hcwatch (this one reads up to " + kind.version() + ")");
+            if (version >= byVersion.size()) {
+                return Envelope.of(new FromNewerRelease(data, kind + " record of schema version " + version
+                        + " was written by a newer hcwatch (this one reads up to version " + kind.version() + ")"));
+            }
+            if (version < 1) {
+                throw new SerializationException(kind + " record of schema version " + version + ": no release wrote that");
             }
             int start = versioned ? 3 : 1;
             SpecificDatumReader<Object> reader = byVersion.get(version);

@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import io.hcwatch.input.Decoded;
+import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.parse.RejectReason;
@@ -9,6 +10,8 @@ import io.hcwatch.topology.state.DetachedStore;
 import io.hcwatch.topology.state.ObjectStore;
 import io.hcwatch.traffic.TrafficCombiner;
 import io.micrometer.core.instrument.Counter;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -35,6 +38,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private final Admission admission;
     private final DeadLetters deadLetters;
     private final ProcessingFailures failures;
+    private final NewerReleaseRecords newer;
+    /** Dead letters of what a newer release left in the pending store: sent with the first record or flush (init cannot forward). */
+    private final List<io.hcwatch.avro.v1.DeadLetter> refusedAtStart = new ArrayList<>();
     private ProcessorContext<String, Routed> context;
     private Outbox out;
     private ProgressReports progress;
@@ -62,6 +68,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         this.admission = new Admission(settings.limits());
         this.deadLetters = new DeadLetters(source.id());
         this.failures = new ProcessingFailures("ingest-" + source.id(), metrics);
+        this.newer = new NewerReleaseRecords("ingest-" + source.id(), metrics);
     }
 
     @Override
@@ -76,6 +83,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
                 : context.getStateStore(pendingStore);
         this.seconds = new Summarising(pending, settings.sketchCapacity(), new SummaryRoutes(source, out, heartbeats),
                 progress::due);
+        for (FromNewerRelease record : seconds.takeFromNewerRelease()) {
+            refusedAtStart.add(newer.refused(record, "pending", context, Summarising.PENDING_KEY, -1));
+        }
         this.routing = new Routing(source, seconds, out, heartbeats, services.haproxyHosts(), this::read, progress::due);
         this.parsed = metrics.parsedCounter(source.id());
         if (services.sourceLags() != null) {
@@ -83,6 +93,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         }
         if (pendingStore != null) {
             context.schedule(settings.flushInterval(), PunctuationType.WALL_CLOCK_TIME, now -> {
+                sendRefusedAtStart(now);
                 try {
                     seconds.releaseBefore(Long.MAX_VALUE);
                     progress.tick();
@@ -91,6 +102,13 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
                     out.deadLetter(source.id(), failures.failed(e, context, source.id(), null, null, -1), Math.max(0, now));
                 }
             });
+        }
+    }
+
+    private void sendRefusedAtStart(long timestamp) {
+        if (!refusedAtStart.isEmpty()) {
+            refusedAtStart.forEach(letter -> out.deadLetter(source.id(), letter, Math.max(0, timestamp)));
+            refusedAtStart.clear();
         }
     }
 
@@ -105,6 +123,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void process(Record<byte[], byte[]> record) {
         recordTimestamp = record.timestamp();
+        sendRefusedAtStart(record.timestamp());
         ParseResult<? extends Decoded> result = decoding.decode(record.value());
         if (result instanceof ParseResult.Ok<? extends Decoded> ok) {
             take(record, ok.value());

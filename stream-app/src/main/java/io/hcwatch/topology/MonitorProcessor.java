@@ -5,6 +5,7 @@ import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
+import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.input.Payload;
 import io.hcwatch.input.Progress;
 import io.hcwatch.input.Telemetry;
@@ -51,6 +52,9 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
     private final ClockGauges gauges;
     private final List<String> expectedUpstreams;
     private final ProcessingFailures failures;
+    private final NewerReleaseRecords newer;
+    /** Held records of a newer release found at start: sent to the dead-letter topic with the first record or tick (init cannot forward). */
+    private final List<MonitorOutput> refusedAtStart = new ArrayList<>();
     private EnvelopeSerde envelopeSerde;
     private ProcessorContext<String, MonitorOutput> context;
     private ObjectStore<Monitored<S>> store;
@@ -73,6 +77,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         this.live = live;
         this.graceMillis = time.grace().toMillis();
         this.failures = new ProcessingFailures("monitor-" + name, metrics);
+        this.newer = new NewerReleaseRecords("monitor-" + name, metrics);
         long silent = live ? time.silentTimeout().toMillis() : 0;
         this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, silent, (int) (silent / WALL_TICK.toMillis()),
                 time.maxUpstreamLag().toMillis(), live ? time::upstreamDelayMillis : id -> 0, live && time.silence());
@@ -90,13 +95,20 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         this.clockStore = context.getStateStore(clockStore(kind.store()));
         // a key's records reach it in event-time order, and no held record is older than what its key took in
         SavedClock.restore(clockStore, clock, context.currentSystemTimeMs(), (key, time) -> {
-            Monitored<S> m = store.get(key);
+            Monitored<S> m;
+            try {
+                m = store.get(key);
+            } catch (RuntimeException unreadable) {
+                // a key state this release refuses (a newer layout): the record stays held, and fails with its key
+                return false;
+            }
             return m != null && time <= m.time.lastInput;
-        });
+        }, (record, key, time) -> refusedAtStart.add(new MonitorOutput.Failed(newer.refused(record, "clock", context, key, time))));
         clock.expect(expectedUpstreams, context.currentSystemTimeMs());
         gauges.add(name, clock);
         if (live) {
             context.schedule(WALL_TICK, PunctuationType.WALL_CLOCK_TIME, wall -> {
+                sendRefusedAtStart(wall);
                 try {
                     clock.wallTick(wall, keys);
                 } catch (RuntimeException e) {
@@ -114,6 +126,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
             return;
         }
         long wall = context.currentSystemTimeMs();
+        sendRefusedAtStart(record.timestamp());
         try {
             envelope.payload().accept(new Payload.Cases<Void>() {
                 @Override
@@ -129,12 +142,31 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
                     clock.report(envelope.upstream(), progress.eventTime(), progress.idle(), wall, keys);
                     return null;
                 }
+
+                @Override
+                public Void fromNewerRelease(FromNewerRelease newerRecord) {
+                    DeadLetter letter = newer.refused(newerRecord, "repartition", context, record.key(), record.timestamp());
+                    context.forward(new Record<>(record.key() == null ? failures.stage() : record.key(),
+                            new MonitorOutput.Failed(letter), Math.max(0, record.timestamp())));
+                    return null;
+                }
             });
         } catch (RuntimeException e) {
             // not a key's update (those are caught in Keys): the clock's own
             failed(e, null, envelope, record.timestamp());
         }
         clockStore.markChanged(SavedClock.HEADER);
+    }
+
+    private void sendRefusedAtStart(long timestamp) {
+        if (refusedAtStart.isEmpty()) {
+            return;
+        }
+        for (MonitorOutput out : refusedAtStart) {
+            String key = out.deadLetters().get(0).getKey();
+            context.forward(new Record<>(key == null ? failures.stage() : key, out, Math.max(0, timestamp)));
+        }
+        refusedAtStart.clear();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.hcwatch.topology;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.input.AlbTrafficLine;
 import io.hcwatch.input.Check;
+import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.input.HaproxyLine;
 import io.hcwatch.input.Summary;
 import io.hcwatch.topology.state.ObjectStore;
@@ -62,6 +63,11 @@ final class Summarising {
         if (full != null) {
             release.checks(full);
         }
+    }
+
+    /** What a newer release left in the pending store, which this one cannot read: taken once, to dead-letter. */
+    List<FromNewerRelease> takeFromNewerRelease() {
+        return combiner == null ? List.of() : combiner.takeFromNewerRelease();
     }
 
     /** Start of the oldest second still held; Long.MAX_VALUE when none is. */

@@ -4,6 +4,7 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.config.Settings;
+import io.hcwatch.deadletter.DeadLetterBounds;
 import io.hcwatch.detect.feed.FeedState;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.flood.FloodState;
@@ -36,6 +37,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.kstream.ValueMapper;
 
 /**
  * Builds hcwatch's Kafka Streams topology. Per input topic: decode, dead-letter what does not
@@ -78,6 +80,9 @@ public final class TopologyFactory {
         SpecificAvroSerde<DeadLetter> deadLetterSerde = SpecificAvroSerde.forValues(DeadLetter.class, config.serdeConfig());
         SpecificAvroSerde<Alert> alertSerde = SpecificAvroSerde.forValues(Alert.class, config.serdeConfig());
 
+        // a dead letter the topic refuses would fail the producer and replace the stream thread, which writes it again
+        int deadLetterMaxBytes = config.deadLetterMaxBytes();
+        ValueMapper<DeadLetter, DeadLetter> fitting = letter -> DeadLetterBounds.fitting(letter, deadLetterMaxBytes);
         Map<Destination, KStream<String, Envelope>> toMonitors = new EnumMap<>(Destination.class);
         for (Source s : Source.values()) {
             KStream<byte[], byte[]> raw = builder.stream(config.topics().input(s),
@@ -96,6 +101,7 @@ public final class TopologyFactory {
                     .defaultBranch(Branched.as("dead"));
             branches.get(prefix + "dead")
                     .mapValues(Routed::deadLetter, Named.as("dead-letter-" + s.id()))
+                    .mapValues(fitting, Named.as("fit-dead-letters-" + s.id()))
                     .to(config.topics().deadLetters(), Produced.with(Serdes.String(), deadLetterSerde)
                             .withName("write-dead-letters-" + s.id()));
             for (Destination d : new Destination[] {Destination.FLEET, Destination.HOST, Destination.FLOOD, Destination.FEED}) {
@@ -130,6 +136,7 @@ public final class TopologyFactory {
                         config.serdeConfig())).withName("write-incidents"));
         // what a monitor failed on, so a bad key is reported instead of replacing the stream thread
         monitorOut.flatMapValues(MonitorOutput::deadLetters, Named.as("monitor-dead-letters"))
+                .mapValues(fitting, Named.as("fit-dead-letters-monitors"))
                 .to(config.topics().deadLetters(), Produced.with(Serdes.String(), deadLetterSerde)
                         .withName("write-dead-letters-monitors"));
         return builder;

@@ -9,6 +9,7 @@ import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.input.AlbTrafficLine;
 import io.hcwatch.input.Check;
 import io.hcwatch.input.ClientSummary;
+import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.input.FrontendSummary;
 import io.hcwatch.input.Pending;
 import io.hcwatch.input.Summary;
@@ -40,6 +41,8 @@ public final class TrafficCombiner {
     private final Map<Bucket, SpaceSaving> slotHolders = new HashMap<>();
     private final Map<Bucket, ClientAccumulator> clients = new HashMap<>();
     private final CheckBatches checks = new CheckBatches(CHECKS_PER_BATCH);
+    /** What a newer release left in the pending store, which this one cannot read: the ingest dead-letters it at start. */
+    private final List<FromNewerRelease> fromNewerRelease = new ArrayList<>();
 
     /** ~256 × 120 bytes: a batch record of some 30 KB, far below the broker's 1 MB limit. */
     static final int CHECKS_PER_BATCH = 256;
@@ -346,6 +349,18 @@ public final class TrafficCombiner {
             }
         };
         pending.forEach(p -> p.accept(restore));
+    }
+
+    /** Keeps, until {@link #takeFromNewerRelease()}, what a newer release left in the store and this one cannot read. */
+    public void restoreFromNewerRelease(List<FromNewerRelease> records) {
+        fromNewerRelease.addAll(records);
+    }
+
+    /** What a newer release left in the store, taken once (by the ingest at start, which dead-letters it). */
+    public List<FromNewerRelease> takeFromNewerRelease() {
+        List<FromNewerRelease> out = List.copyOf(fromNewerRelease);
+        fromNewerRelease.clear();
+        return out;
     }
 
     /** Per-second client and request-key counts of one scope on one host. */

@@ -63,6 +63,14 @@ final class IngestRecords {
                 .setTarget(target).setOutcome(CheckOutcome.pass).build();
     }
 
+    /** An ALB check of prod-web-tg: passing in 100 ms, or a timeout after 2 s that left the target unhealthy. */
+    static HealthCheckResult albCheck(String target, String az, long at, boolean ok) {
+        return HealthCheckResult.newBuilder().setTs(Instant.ofEpochMilli(at)).setSource("alb").setTargetGroup("prod-web-tg")
+                .setTarget(target).setAz(az).setOutcome(ok ? CheckOutcome.pass : CheckOutcome.timeout).setLatencyMs(ok ? 100 : 2000)
+                .setState(ok ? io.hcwatch.avro.v1.TargetState.healthy : io.hcwatch.avro.v1.TargetState.unhealthy)
+                .setReason(ok ? null : "Target.Timeout").build();
+    }
+
     static BackendNotice noServer(String backend, long at) {
         return new BackendNotice(new BackendEvent(Instant.ofEpochMilli(at), "haproxy", "lb1", backend,
                 BackendEventKind.no_server_available, "backend " + backend + " has no server available!"));

@@ -68,17 +68,23 @@ import org.junit.jupiter.api.Test;
 class InternalBytesGoldenTest {
 
     private static final Path GOLDEN = Path.of("src/test/resources/golden/internal-bytes.txt");
+    /** This file as the previous release (main at ce19ab3) wrote it: never rewritten. */
+    private static final Path PREVIOUS = Path.of("src/test/resources/golden/previous-release/internal-bytes.txt");
     private static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
     private static final HexFormat HEX = HexFormat.of();
 
-    @Test
-    void everyInternalRecordAndStoreValueEncodesToThePinnedBytesAndReadsBack() throws IOException {
-        Map<String, byte[]> actual = new LinkedHashMap<>();
-        Map<String, StateCodec<?>> codecs = new LinkedHashMap<>();
+    private final Map<String, byte[]> actual = new LinkedHashMap<>();
+    private final Map<String, StateCodec<?>> codecs = new LinkedHashMap<>();
+
+    InternalBytesGoldenTest() {
         envelopes(actual, codecs);
         pending(actual, codecs);
         clock(actual, codecs);
         monitors(actual, codecs);
+    }
+
+    @Test
+    void everyInternalRecordAndStoreValueEncodesToThePinnedBytesAndReadsBack() throws IOException {
 
         if (Boolean.getBoolean("hcwatch.golden.write")) {
             StringBuilder out = new StringBuilder("# name hex (InternalBytesGoldenTest; rewrite with -Dhcwatch.golden.write=true)\n");
@@ -86,7 +92,7 @@ class InternalBytesGoldenTest {
             Files.createDirectories(GOLDEN.getParent());
             Files.writeString(GOLDEN, out.toString());
         }
-        Map<String, byte[]> golden = read();
+        Map<String, byte[]> golden = read(GOLDEN);
         assertThat(golden.keySet()).containsExactlyElementsOf(actual.keySet());
         for (Map.Entry<String, byte[]> e : actual.entrySet()) {
             assertThat(HEX.formatHex(e.getValue())).as(e.getKey()).isEqualTo(HEX.formatHex(golden.get(e.getKey())));
@@ -95,14 +101,30 @@ class InternalBytesGoldenTest {
         }
     }
 
+    /**
+     * An upgrade: what the previous release left in its stores and on its repartition topics (its
+     * golden file, {@code golden/previous-release/}, never rewritten) is read by this release as the
+     * same values this release writes: the same bytes where the layout did not change, this
+     * release's layout where it did (the clock's entries and the pending store, versioned since).
+     */
+    @Test
+    void everyRecordAndStoreValueThePreviousReleaseWroteReadsAsTheSameValueHere() throws IOException {
+        Map<String, byte[]> previous = read(PREVIOUS);
+        assertThat(previous.keySet()).isSubsetOf(actual.keySet()).contains("pending", "clock/header", "state/fleet");
+        for (Map.Entry<String, byte[]> e : previous.entrySet()) {
+            assertThat(HEX.formatHex(roundTrip(codecs.get(e.getKey()), e.getValue())))
+                    .as(e.getKey() + " of the previous release, read and written here").isEqualTo(HEX.formatHex(actual.get(e.getKey())));
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static <V> byte[] roundTrip(StateCodec<V> codec, byte[] bytes) {
         return codec.encode(codec.decode(bytes));
     }
 
-    private static Map<String, byte[]> read() throws IOException {
+    private static Map<String, byte[]> read(Path file) throws IOException {
         Map<String, byte[]> golden = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(GOLDEN, StandardCharsets.UTF_8)) {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             if (!line.isBlank() && !line.startsWith("#")) {
                 String[] parts = line.split(" ", 2);
                 golden.put(parts[0], HEX.parseHex(parts[1]));

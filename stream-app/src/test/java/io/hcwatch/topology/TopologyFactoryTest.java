@@ -1,6 +1,7 @@
 package io.hcwatch.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
@@ -9,7 +10,6 @@ import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.avro.v1.IncidentChange;
-import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.config.Settings;
 import io.hcwatch.input.Check;
 import io.hcwatch.parse.ParseResult;
@@ -41,6 +41,8 @@ class TopologyFactoryTest {
     private TestOutputTopic<String, DeadLetter> deadLetters;
     private TestOutputTopic<String, Incident> incidents;
     private SpecificAvroSerde<HealthCheckResult> healthSerde;
+    private TestInputTopic<String, byte[]> fleetRepartition;
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     @BeforeEach
     void start() {
@@ -52,13 +54,15 @@ class TopologyFactoryTest {
                 raw -> ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results");
         decoders.put(Source.HEALTH, raw -> avro.decode(raw).map(Check::new));
         TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")), decoders, serdeConfig,
-                new SimpleMeterRegistry(), false);
+                meters, false);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "hcwatch-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(TopologyFactory.build(config), props);
         health = driver.createInputTopic("health-check-results", Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
         healthSerde = SpecificAvroSerde.forValues(HealthCheckResult.class, serdeConfig);
+        fleetRepartition = driver.createInputTopic("hcwatch-test-fleet-repartition", Serdes.String().serializer(),
+                Serdes.ByteArray().serializer());
         alerts = driver.createOutputTopic("alerts", Serdes.String().deserializer(),
                 SpecificAvroSerde.forValues(Alert.class, serdeConfig).deserializer());
         incidents = driver.createOutputTopic("incidents", Serdes.String().deserializer(),
@@ -74,11 +78,8 @@ class TopologyFactoryTest {
     }
 
     private void check(String target, String az, long ts, boolean ok) {
-        HealthCheckResult r = HealthCheckResult.newBuilder()
-                .setTs(Instant.ofEpochMilli(ts)).setSource("alb").setTargetGroup("prod-web-tg").setTarget(target).setAz(az)
-                .setOutcome(ok ? CheckOutcome.pass : CheckOutcome.timeout).setLatencyMs(ok ? 100 : 2000)
-                .setState(ok ? TargetState.healthy : TargetState.unhealthy).setReason(ok ? null : "Target.Timeout").build();
-        health.pipeInput(null, healthSerde.serializer().serialize("health-check-results", r), Instant.ofEpochMilli(ts));
+        health.pipeInput(null, healthSerde.serializer().serialize("health-check-results", IngestRecords.albCheck(target, az, ts, ok)),
+                Instant.ofEpochMilli(ts));
     }
 
     @Test
@@ -144,5 +145,57 @@ class TopologyFactoryTest {
         assertThat(dead.get(0).getRaw().array()).isEqualTo(junk);
         assertThat(dead.get(1).getReason()).isEqualTo("not_json");
         assertThat(alerts.isEmpty()).isTrue();
+    }
+
+    /** This release's encoding of a check, with its schema version byte raised past what this release knows. */
+    private static byte[] newerVersionOfACheck() {
+        byte[] bytes = new EnvelopeSerde().serialize("t", new Envelope(new Check(HealthCheckResult.newBuilder()
+                .setTs(Instant.ofEpochMilli(T0)).setSource("alb").setTargetGroup("prod-web-tg").setTarget("i-new")
+                .setOutcome(CheckOutcome.pass).build()), "health-0"));
+        bytes[2] = (byte) (Envelope.Kind.HEALTH_CHECK.version() + 1);
+        return bytes;
+    }
+
+    /**
+     * During a rolling upgrade (or after a rollback) an instance reads repartition records that a newer
+     * release wrote: a schema version or a kind it does not know. Each is one record's outcome
+     * (dead-lettered with reason newer_version and its bytes, counted), not an exception that replaces
+     * the stream thread, which would read the same record again, forever. (With TopologyTestDriver an
+     * exception reaching Kafka Streams fails {@code pipeInput}.)
+     */
+    @Test
+    void repartitionRecordsOfANewerReleaseAreDeadLetteredOneByOneAndTheMonitorGoesOn() {
+        byte[] newerVersion = newerVersionOfACheck();
+        byte[] newerKind = newerVersion.clone();
+        newerKind[1] = 99; // a kind a later release added
+        newerKind[2] = 1;
+
+        assertThatCode(() -> {
+            fleetRepartition.pipeInput("prod-web-tg", newerVersion, Instant.ofEpochMilli(T0));
+            fleetRepartition.pipeInput("prod-web-tg", newerKind, Instant.ofEpochMilli(T0));
+        }).doesNotThrowAnyException();
+
+        // the monitor still judges the target group: a third of it failing together alerts
+        for (long s = T0; s < T0 + 120_000; s += 10_000) {
+            boolean failing = s >= T0 + 60_000;
+            for (int i = 0; i < 9; i++) {
+                check("i-" + i, "us-east-1" + "abc".charAt(i % 3), s + i, !(failing && i < 3));
+            }
+        }
+        assertThat(alerts.readValuesToList()).extracting(Alert::getDedupKey).contains("correlated_failure/prod-web-tg");
+
+        List<DeadLetter> dead = deadLetters.readValuesToList();
+        assertThat(dead).hasSize(2).allSatisfy(d -> {
+            assertThat(d.getReason()).isEqualTo("newer_version");
+            assertThat(d.getStage()).isEqualTo("monitor-fleet");
+            assertThat(d.getTopic()).isEqualTo("hcwatch-test-fleet-repartition");
+            assertThat(d.getKey()).isEqualTo("prod-web-tg");
+        });
+        assertThat(dead.get(0).getRaw().array()).isEqualTo(newerVersion);
+        assertThat(dead.get(0).getError()).contains("HEALTH_CHECK", "version " + newerVersion[2]);
+        assertThat(dead.get(1).getRaw().array()).isEqualTo(newerKind);
+        assertThat(dead.get(1).getError()).contains("kind 99");
+        assertThat(meters.find("hcwatch.newer.version").tag("stage", "monitor-fleet").tag("held_in", "repartition")
+                .counter().count()).isEqualTo(2);
     }
 }

@@ -50,4 +50,53 @@ class TrafficCombinerCodecTest {
         assertThat(io.hcwatch.traffic.LatencySketch.decode(t.getByTarget().get("10.0.1.5:8080").getLatency()).getMaxValue())
                 .isBetween(3_840L, 4_095L);
     }
+
+    /**
+     * A pending store a newer release left behind, in the layout of the first releases (a count, then
+     * each part's length and envelope), one part of an envelope version this release does not know.
+     */
+    @Test
+    void aPendingPartOfANewerReleaseDoesNotStopTheOthersComingBack() {
+        HealthCheckResult check = HealthCheckResult.newBuilder().setTs(T0).setTargetGroup("prod-web-tg")
+                .setTarget("i-0").setOutcome(CheckOutcome.timeout).setLatencyMs(2_000).build();
+        EnvelopeSerde serde = new EnvelopeSerde();
+        byte[] known = serde.serialize(null, Envelope.of(new io.hcwatch.input.Check(check)));
+        byte[] newer = known.clone();
+        newer[2] = (byte) (Envelope.Kind.HEALTH_CHECK.version() + 1);
+        java.nio.ByteBuffer layout0 = java.nio.ByteBuffer.allocate(4 + 4 + known.length + 4 + newer.length)
+                .putInt(2).putInt(newer.length).put(newer).putInt(known.length).put(known);
+
+        TrafficCombinerCodec codec = new TrafficCombinerCodec(16);
+        TrafficCombiner restored = codec.decode(layout0.array());
+
+        assertThat(restored.takeFromNewerRelease()).singleElement().satisfies(r -> {
+            assertThat(r.bytes()).isEqualTo(newer);
+            assertThat(r.why()).contains("HEALTH_CHECK record of schema version " + newer[2]);
+        });
+        assertThat(restored.takeFromNewerRelease()).as("taken once").isEmpty();
+        // written back in this release's layout, without what it could not read
+        TrafficCombiner again = codec.decode(codec.encode(restored));
+        assertThat(again.takeFromNewerRelease()).isEmpty();
+        assertThat(again.drainChecksBefore(Long.MAX_VALUE)).singleElement()
+                .satisfies(b -> assertThat(b).extracting(HealthCheckResult::getTarget).containsExactly("i-0"));
+    }
+
+    @Test
+    void aPendingStoreOfANewerLayoutIsKeptWholeAsItsBytes() {
+        TrafficCombiner combiner = new TrafficCombiner(16);
+        combiner.addCheck(HealthCheckResult.newBuilder().setTs(T0).setTargetGroup("prod-web-tg")
+                .setTarget("i-0").setOutcome(CheckOutcome.timeout).setLatencyMs(2_000).build());
+        TrafficCombinerCodec codec = new TrafficCombinerCodec(16);
+        byte[] newer = codec.encode(combiner);
+        assertThat(newer[0]).isEqualTo((byte) TrafficCombinerCodec.LAYOUT);
+        newer[0] = (byte) (TrafficCombinerCodec.LAYOUT + 1);
+
+        TrafficCombiner restored = codec.decode(newer);
+
+        assertThat(restored.isEmpty()).isTrue();
+        assertThat(restored.takeFromNewerRelease()).singleElement().satisfies(r -> {
+            assertThat(r.bytes()).isEqualTo(newer);
+            assertThat(r.why()).contains("pending store of layout " + (TrafficCombinerCodec.LAYOUT + 1));
+        });
+    }
 }
