@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -218,14 +220,35 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             for (var f : admin.createTopics(topics).values().values()) {
                 try {
                     f.get(30, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;
                     }
                 }
             }
+            awaitVisible(admin, names);
         } catch (Exception e) {
             throw new IllegalStateException("could not create topics " + names, e);
+        }
+    }
+
+    /**
+     * The controller acknowledges a new topic before the broker's metadata has it: a client that
+     * describes it at once (the apps' start-up topic check) can be told it does not exist.
+     */
+    private static void awaitVisible(Admin admin, Collection<String> names) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
         }
     }
 

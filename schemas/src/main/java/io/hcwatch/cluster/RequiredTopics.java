@@ -29,7 +29,34 @@ public final class RequiredTopics {
     /** Short: a cluster that does not answer only delays the start, by this much, before a warning. */
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
+    /** Metadata reaches every broker within a second or two; this waits up to about 3 s for it. */
+    private static final int UNKNOWN_ATTEMPTS = 7;
+    private static final Duration UNKNOWN_PAUSE = Duration.ofMillis(500);
+
     private RequiredTopics() {
+    }
+
+    /** The topics the cluster says do not exist; one that cannot be checked is taken as existing, with a warning. */
+    private static List<String> unknown(Admin admin, List<String> topics, int millis) {
+        List<String> missing = new ArrayList<>();
+        Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
+        for (String topic : topics) {
+            try {
+                described.get(topic).get(millis + 1_000L, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    missing.add(topic);
+                } else {
+                    LOG.warn("could not check that topic {} exists: {}; starting anyway", topic, e.getCause().toString());
+                }
+            } catch (TimeoutException e) {
+                LOG.warn("could not check that topic {} exists within {} s; starting anyway", topic, TIMEOUT.toSeconds());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return List.of();
+            }
+        }
+        return missing;
     }
 
     /**
@@ -43,20 +70,17 @@ public final class RequiredTopics {
         settings.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-topic-check");
         settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
         settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
-        List<String> missing = new ArrayList<>();
+        List<String> missing = new ArrayList<>(topics);
         try (Admin admin = Admin.create(settings)) {
-            Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics).topicNameValues();
-            for (String topic : topics) {
+            // A topic created a moment ago is known to the controller before every broker's metadata
+            // has it: "unknown" is asked again for a short while before it counts as missing.
+            for (int attempt = 1; !missing.isEmpty(); attempt++) {
+                missing = unknown(admin, missing, millis);
+                if (missing.isEmpty() || attempt == UNKNOWN_ATTEMPTS) {
+                    break;
+                }
                 try {
-                    described.get(topic).get(millis + 1_000L, TimeUnit.MILLISECONDS);
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                        missing.add(topic);
-                    } else {
-                        LOG.warn("could not check that topic {} exists: {}; starting anyway", topic, e.getCause().toString());
-                    }
-                } catch (TimeoutException e) {
-                    LOG.warn("could not check that topic {} exists within {} s; starting anyway", topic, TIMEOUT.toSeconds());
+                    Thread.sleep(UNKNOWN_PAUSE.toMillis());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
