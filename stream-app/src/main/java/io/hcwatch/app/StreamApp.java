@@ -11,6 +11,7 @@ import io.hcwatch.serde.RegistryOutage;
 import io.hcwatch.serde.RegistryWait;
 import io.hcwatch.serde.SerdeConfig;
 import io.hcwatch.parse.LogDates;
+import io.hcwatch.topology.Decoder;
 import io.hcwatch.topology.Decoders;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
@@ -52,6 +53,8 @@ public final class StreamApp implements AutoCloseable {
     /** The longest single wait for the registry: far below max.poll.interval.ms (5 min by default). */
     static final Duration REGISTRY_MAX_WAIT = Duration.ofSeconds(15);
     private static final Logger LOG = LoggerFactory.getLogger(StreamApp.class);
+    /** The longest read of lb-config's history at start (a compacted topic of a few thousand records at most). */
+    static final Duration LB_CONFIG_CATCH_UP = Duration.ofSeconds(10);
 
     private final StreamAppConfig config;
     private final PrometheusMeterRegistry registry;
@@ -59,6 +62,8 @@ public final class StreamApp implements AutoCloseable {
     /** Kafka Streams state transitions so far: lets a reader tell that the state held still across a check. */
     private final java.util.concurrent.atomic.AtomicLong stateChanges = new java.util.concurrent.atomic.AtomicLong();
     private KafkaStreams streams;
+    /** lb-config from its start, for the log formats the collector publishes (null: not readable at start). */
+    private LbConfigFollower lbConfigs;
     private final ConsumerLag inputLag = new ConsumerLag();
     private java.util.concurrent.ScheduledExecutorService lagReader;
     private ProcessMetrics processMetrics;
@@ -129,12 +134,23 @@ public final class StreamApp implements AutoCloseable {
     }
 
     public Topology topology() {
+        return topology(decoders());
+    }
+
+    private Topology topology(Map<Source, Decoder> decoders) {
+        return topologyBuilder.apply(new TopologyConfig(config.topics(), config.settings(), decoders, serdeConfig(), registry,
+                true, inputLag, inputPartitions(), deadLetterMaxBytes));
+    }
+
+    private Map<String, Object> serdeConfig() {
         Map<String, Object> serde = new HashMap<>(config.serdeConfig());
         serde.putIfAbsent("schema.registry.url", config.serdeConfig().get("schema.registry.url"));
         serde.put(SerdeConfig.REGISTRY_WAIT, registryWait);
-        return topologyBuilder.apply(new TopologyConfig(config.topics(), config.settings(),
-                Decoders.standard(config.topics(), serde, LogDates.live(Clock.systemUTC()), config.logFormats()), serde, registry, true, inputLag,
-                inputPartitions(), deadLetterMaxBytes));
+        return serde;
+    }
+
+    private Map<Source, Decoder> decoders() {
+        return Decoders.standard(config.topics(), serdeConfig(), LogDates.live(Clock.systemUTC()), config.logFormats());
     }
 
     /** Every topic the app reads or writes, but its own internal ones: Kafka Streams would stall or fail on a missing one. */
@@ -209,7 +225,8 @@ public final class StreamApp implements AutoCloseable {
         // a missing source topic stops Kafka Streams in its own time, a missing sink topic blocks each send: say so at once
         RequiredTopics.verify(admin, requiredTopics(), config.applicationId());
         deadLetterMaxBytes = deadLetterLimit(admin);
-        streams = new KafkaStreams(topology(), streamsProperties(config));
+        Map<Source, Decoder> decoders = decoders();
+        streams = new KafkaStreams(topology(decoders), streamsProperties(config));
         Counter replaced = Counter.builder(THREADS_REPLACED)
                 .description("Stream threads that died of an exception and were replaced (processors catch their own: should stay 0)")
                 .register(registry);
@@ -239,6 +256,10 @@ public final class StreamApp implements AutoCloseable {
         });
         KafkaStreams running = streams;
         lagReader.scheduleWithFixedDelay(() -> inputLag.refresh(running), 200, 200, java.util.concurrent.TimeUnit.MILLISECONDS);
+        // the log formats the collector published before a restart, known before the first line is read
+        lbConfigs = LbConfigFollower.start(new StreamsConfig(streamsProperties(config))
+                .getGlobalConsumerConfigs(config.applicationId() + "-lb-config"), config.topics().input(Source.CONFIG),
+                decoders.get(Source.CONFIG), LB_CONFIG_CATCH_UP);
         streams.start();
     }
 
@@ -278,6 +299,10 @@ public final class StreamApp implements AutoCloseable {
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));
             streams = null;
+        }
+        if (lbConfigs != null) {
+            lbConfigs.close();
+            lbConfigs = null;
         }
         if (processMetrics != null) {
             processMetrics.close();

@@ -41,7 +41,8 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
     };
 
     /** Where an unknown line's rejection points, as the README documents it. */
-    static final String HOW_TO_DECLARE = "declare the frontend's log-format in the stream app's config: "
+    static final String HOW_TO_DECLARE = "give the collector the host's haproxy.cfg (haproxy.host.<id>.config-file: "
+            + "it publishes each frontend's log-format), or declare the format in the stream app's config: "
             + "haproxy.log-format.<frontend>=<what follows log-format in haproxy.cfg, or httplog|httpslog|tcplog|clf>, "
             + "or haproxy.log-format=... for every frontend (README, Connecting HAProxy)";
 

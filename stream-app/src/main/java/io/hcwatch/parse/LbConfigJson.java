@@ -146,6 +146,7 @@ public final class LbConfigJson implements LineParser<LbConfig> {
             HealthCheckResultJson.writeInt(g, "maxconn", c.getMaxconn());
             writeTargetZones(g, c.getTargetZones());
             writeZoneCidrs(g, c.getZoneCidrs());
+            g.writeStringField("log_format", c.getLogFormat());
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing to a StringWriter", e);

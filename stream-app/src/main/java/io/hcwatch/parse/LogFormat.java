@@ -1,10 +1,10 @@
 package io.hcwatch.parse;
 
 import io.hcwatch.avro.v1.HaproxyRequest;
+import io.hcwatch.haproxy.BuiltinLogFormats;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A parser compiled from HAProxy's own log-format string: it reads the traffic lines HAProxy
@@ -16,16 +16,13 @@ import java.util.Locale;
 public final class LogFormat {
 
     /** {@code option httplog}, as HAProxy 2.6 defines it (configuration.txt, "HTTP log format"). */
-    public static final String HTTPLOG = "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc "
-            + "%ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r";
+    public static final String HTTPLOG = BuiltinLogFormats.HTTPLOG;
     /** {@code option httpslog}: httplog followed by the connection's TLS details. */
-    public static final String HTTPSLOG = HTTPLOG + " %[fc_err]/%[ssl_fc_err,hex]/%[ssl_c_err]/%[ssl_c_ca_err]/"
-            + "%[ssl_fc_is_resumed] %[ssl_fc_sni]/%sslv/%sslc";
+    public static final String HTTPSLOG = BuiltinLogFormats.HTTPSLOG;
     /** {@code option tcplog}. */
-    public static final String TCPLOG = "%ci:%cp [%t] %ft %b/%s %Tw/%Tc/%Tt %B %ts %ac/%fc/%bc/%sc/%rc %sq/%bq";
+    public static final String TCPLOG = BuiltinLogFormats.TCPLOG;
     /** {@code option httplog clf}: the Common Log Format, then HAProxy's own fields. */
-    public static final String CLF = "%{+Q}o %{-Q}ci - - [%trg] %r %ST %B \"\" \"\" %cp %ms %ft %b %s %TR %Tw %Tc %Tr "
-            + "%Ta %tsc %ac %fc %bc %sc %rc %sq %bq %CC %CS %hrl %hsl";
+    public static final String CLF = BuiltinLogFormats.CLF;
 
     private final String source;
     private final String frontend;
@@ -34,6 +31,7 @@ public final class LogFormat {
     final boolean http;
     final boolean activeTimer;
     final boolean logsDate;
+    private final boolean namesFrontend;
 
     private LogFormat(String source, String frontend, List<LogFormatNode> nodes, boolean json) {
         this.source = source;
@@ -64,6 +62,7 @@ public final class LogFormat {
         this.http = anyHttp;
         this.activeTimer = ta;
         this.logsDate = date;
+        this.namesFrontend = namesFrontend;
     }
 
     /**
@@ -96,21 +95,17 @@ public final class LogFormat {
 
     /** The format HAProxy uses for {@code option <name>} (httplog, httpslog, tcplog, clf), else null. */
     static String builtin(String name) {
-        if (name == null) {
-            return null;
-        }
-        return switch (name.strip().toLowerCase(Locale.ROOT)) {
-            case "httplog", "option httplog" -> HTTPLOG;
-            case "httpslog", "option httpslog" -> HTTPSLOG;
-            case "tcplog", "option tcplog" -> TCPLOG;
-            case "clf", "httplog clf", "option httplog clf" -> CLF;
-            default -> null;
-        };
+        return BuiltinLogFormats.named(name);
     }
 
     /** The format as HAProxy reads it (quotes and escapes of the configuration line resolved). */
     public String source() {
         return source;
+    }
+
+    /** Whether its lines name their frontend ({@code %f} or {@code %ft}), so one compiled format serves any frontend. */
+    public boolean namesFrontend() {
+        return namesFrontend;
     }
 
     /** The frontend it was declared for, or null. */

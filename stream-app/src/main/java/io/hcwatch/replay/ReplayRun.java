@@ -1,11 +1,14 @@
 package io.hcwatch.replay;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.Incident;
+import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.config.Settings;
 import io.hcwatch.input.Decoded;
 import io.hcwatch.parse.HaproxyLogFormats;
+import io.hcwatch.parse.LbConfigJson;
 import io.hcwatch.parse.LogDates;
 import io.hcwatch.parse.ParseResult;
 import io.hcwatch.parse.RejectReason;
@@ -17,11 +20,14 @@ import io.hcwatch.topology.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -86,6 +92,7 @@ public final class ReplayRun {
         List<FileCursor> cursors = new ArrayList<>();
         try {
             long order = 0;
+            publishFirstFormats(standard.get(Source.CONFIG));
             for (Map.Entry<Source, List<Path>> e : inputs.files().entrySet()) {
                 for (Path file : e.getValue()) {
                     FileCursor c = new FileCursor(e.getKey(), file, decoders.get(e.getKey()), order++);
@@ -115,6 +122,33 @@ public final class ReplayRun {
         }
         alerts.sort(Comparator.comparing(Alert::getEventTime));
         return alerts;
+    }
+
+    /**
+     * Each HAProxy frontend's first lb-config record of the config files, through the config decoder
+     * before any line is read: the merge reads a line ahead of the configs timed before it, and a
+     * line that does not parse is taken first, so without this a frontend's first lines would not
+     * know its format. The later records change the format as the merge reaches them.
+     */
+    private void publishFirstFormats(Decoder configs) throws IOException {
+        LbConfigJson json = new LbConfigJson();
+        Map<String, byte[]> first = new HashMap<>();
+        Map<String, Instant> firstTs = new HashMap<>();
+        for (Path file : inputs.files().getOrDefault(Source.CONFIG, List.of())) {
+            try (LineReader reader = new LineReader(file)) {
+                for (byte[] raw = reader.next(); raw != null; raw = reader.next()) {
+                    if (json.parse(new String(raw, StandardCharsets.UTF_8)) instanceof ParseResult.Ok<LbConfig> ok
+                            && ok.value().getKind() == ConfigKind.haproxy_frontend) {
+                        String id = ok.value().getId();
+                        if (!firstTs.containsKey(id) || ok.value().getTs().isBefore(firstTs.get(id))) {
+                            first.put(id, raw);
+                            firstTs.put(id, ok.value().getTs());
+                        }
+                    }
+                }
+            }
+        }
+        first.values().forEach(configs::decode);
     }
 
     /** The next line of one file with its decoded form. */

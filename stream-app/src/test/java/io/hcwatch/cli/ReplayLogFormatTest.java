@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code replay --log-format}: a frontend's own format declared on the command line, as haproxy.cfg has it. */
+/**
+ * {@code replay --log-format}: a frontend's own format declared on the command line, as haproxy.cfg
+ * has it; or published by the collector in the lb-config records given with {@code --config}.
+ */
 class ReplayLogFormatTest {
 
     @TempDir
@@ -39,7 +42,25 @@ class ReplayLogFormatTest {
         Path undeclaredDlq = dir.resolve("undeclared.jsonl");
         assertThat(execute(new StringWriter(), "replay", "--haproxy", log.toString(), "--dlq", undeclaredDlq.toString())).isZero();
         assertThat(Files.readAllLines(undeclaredDlq)).singleElement().asString().contains("unknown_format")
-                .contains("haproxy.log-format.<frontend>=");
+                .contains("haproxy.log-format.<frontend>=").contains("config-file");
+    }
+
+    @Test
+    void linesInTheFormatAConfigFilePublishesAreReadWithNothingDeclared() throws IOException {
+        Path log = Files.write(dir.resolve("haproxy.log"), List.of("<134>Dec  6 02:09:42 haproxy[31838]: "
+                + "{\"ts\":\"06/Dec/2026:02:09:42.211\",\"client\":\"127.0.0.1:45732\",\"fe\":\"fe_json\",\"be\":\"fe_json\","
+                + "\"srv\":\"<NOSRV>\",\"status\":403,\"bytes\":192,\"tsc\":\"PR--\"}"), StandardCharsets.UTF_8);
+        // lb-config as the collector writes it: the format as HAProxy holds it, quotes of its configuration line removed
+        Path config = Files.write(dir.resolve("lb-config.jsonl"), List.of("{\"kind\":\"haproxy_frontend\",\"id\":\"web1/fe_json\","
+                + "\"ts\":\"2026-12-06T02:09:40Z\",\"host\":\"web1\",\"frontend\":\"fe_json\",\"maxconn\":500,"
+                + "\"log_format\":\"{\\\"ts\\\":\\\"%t\\\",\\\"client\\\":\\\"%ci:%cp\\\",\\\"fe\\\":\\\"%ft\\\","
+                + "\\\"be\\\":\\\"%b\\\",\\\"srv\\\":\\\"%s\\\",\\\"status\\\":%ST,\\\"bytes\\\":%B,"
+                + "\\\"tsc\\\":\\\"%tsc\\\"}\"}"), StandardCharsets.UTF_8);
+        Path dlq = dir.resolve("dlq.jsonl");
+        StringWriter err = new StringWriter();
+        assertThat(execute(err, "replay", "--haproxy", log.toString(), "--config", config.toString(), "--dlq", dlq.toString()))
+                .as(err.toString()).isZero();
+        assertThat(Files.readAllLines(dlq)).isEmpty();
     }
 
     private static int execute(StringWriter err, String... args) {

@@ -170,7 +170,11 @@ class JsonFormsTest {
                 + "\"target_zones\":null}"));
         assertThat(without.getTargetZones()).isNull();
         assertThat(without.getZoneCidrs()).isNull();
-        assertThat(LbConfigJson.write(without)).contains("\"target_zones\":null,\"zone_cidrs\":null}");
+        assertThat(LbConfigJson.write(without)).contains("\"target_zones\":null,\"zone_cidrs\":null,\"log_format\":null}");
+        LbConfig frontend = ok(configs.parse("{\"kind\":\"haproxy_frontend\",\"id\":\"lb1/www\",\"ts\":\"2026-03-03T00:00:00Z\","
+                + "\"host\":\"lb1\",\"frontend\":\"www\",\"log_format\":\"{\\\"c\\\":\\\"%ci\\\"} %ft\"}"));
+        assertThat(frontend.getLogFormat()).isEqualTo("{\"c\":\"%ci\"} %ft");
+        assertThat(configs.parse(LbConfigJson.write(frontend))).isEqualTo(ParseResult.ok(frontend));
     }
 
     @ParameterizedTest(name = "{0} is {1}")

@@ -13,7 +13,7 @@ import io.hcwatch.avro.v1.LbConfig;
 import io.hcwatch.avro.v1.TargetState;
 import io.hcwatch.collect.Outgoing;
 import io.hcwatch.collect.haproxy.cfg.HaproxyCfg;
-import io.hcwatch.collect.haproxy.cfg.LogFormats;
+import io.hcwatch.haproxy.BuiltinLogFormats;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -142,7 +142,7 @@ class HostTrackerTest {
 
         assertThat(records(first, Outgoing.Topic.CONFIG, LbConfig.class)).extracting(LbConfig::getId, LbConfig::getMaxconn,
                 LbConfig::getLogFormat).containsExactly(tuple("lb1", 1000, null),
-                tuple("lb1/fe_web", 200, LogFormats.HTTPLOG),
+                tuple("lb1/fe_web", 200, BuiltinLogFormats.HTTPLOG),
                 tuple("lb1/fe_api", 1000, "%ci %ST"), tuple("lb1/stats", 1000, null));
         assertThat(records(same, Outgoing.Topic.CONFIG, LbConfig.class)).isEmpty();
         assertThat(records(changed, Outgoing.Topic.CONFIG, LbConfig.class)).extracting(LbConfig::getId, LbConfig::getMaxconn,

@@ -1,5 +1,6 @@
 package io.hcwatch.collect.haproxy.cfg;
 
+import io.hcwatch.haproxy.BuiltinLogFormats;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -236,12 +237,6 @@ public final class HaproxyCfg {
         if (p.logOption == null) {
             return null;
         }
-        boolean http = "http".equals(p.mode);
-        return switch (p.logOption) {
-            case "httplog" -> http ? LogFormats.HTTPLOG : LogFormats.TCPLOG;
-            case "httpslog" -> http ? LogFormats.HTTPSLOG : LogFormats.TCPLOG;
-            case "clf" -> http ? LogFormats.CLF : LogFormats.TCPLOG;
-            default -> LogFormats.TCPLOG;
-        };
+        return BuiltinLogFormats.ofOption(p.logOption, "http".equals(p.mode));
     }
 }

@@ -2,6 +2,7 @@ package io.hcwatch.collect.haproxy.cfg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hcwatch.haproxy.BuiltinLogFormats;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -129,15 +130,15 @@ class HaproxyCfgTest {
                     server s 127.0.0.1:1 check
                 """);
 
-        assertThat(s.logFormats().get("plain")).isEqualTo(LogFormats.HTTPLOG);
+        assertThat(s.logFormats().get("plain")).isEqualTo(BuiltinLogFormats.HTTPLOG);
         assertThat(s.logFormats().get("json")).isEqualTo("{\"client\":\"%ci\",\"status\":%ST,\"tr\":\"%tr\"}");
         assertThat(s.logFormats().get("escaped")).isEqualTo("%ci:%cp [%tr] %ft %{+Q}r");
-        assertThat(s.logFormats().get("https")).isEqualTo(LogFormats.HTTPSLOG);
-        assertThat(s.logFormats().get("clf")).isEqualTo(LogFormats.CLF);
-        assertThat(s.logFormats().get("raw")).isEqualTo(LogFormats.TCPLOG);
+        assertThat(s.logFormats().get("https")).isEqualTo(BuiltinLogFormats.HTTPSLOG);
+        assertThat(s.logFormats().get("clf")).isEqualTo(BuiltinLogFormats.CLF);
+        assertThat(s.logFormats().get("raw")).isEqualTo(BuiltinLogFormats.TCPLOG);
         assertThat(s.logFormats().get("tcp_with_httplog")).as("HAProxy falls back to tcplog outside mode http")
-                .isEqualTo(LogFormats.TCPLOG);
-        assertThat(s.logFormats().get("both")).isEqualTo(LogFormats.HTTPLOG);
+                .isEqualTo(BuiltinLogFormats.TCPLOG);
+        assertThat(s.logFormats().get("both")).isEqualTo(BuiltinLogFormats.HTTPLOG);
         assertThat(s.servers()).containsOnlyKeys("both");
     }
 
