@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hcwatch.alert.Monitored;
@@ -21,8 +22,9 @@ import java.util.function.UnaryOperator;
  * A monitored key's state as versioned JSON: {@code {"v": N, "time": ..., "state": ..., "alerts": ...}}.
  * State written by an older release is brought up to this one's layout by {@link StateMigrations}
  * before it is read; state written by a newer release, or holding a field this release does not
- * know, is refused loudly: after a downgrade or a bad build, silently reset detector state would
- * forget firing alerts (their resolves would never be sent).
+ * know (which only a newer release writes), is refused loudly with {@link NewerLayoutException}:
+ * after a downgrade, silently reset detector state would forget firing alerts (their resolves would
+ * never be sent).
  */
 public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
 
@@ -94,12 +96,15 @@ public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
             }
             int version = node.path("v").asInt(0);
             if (version > VERSION) {
-                throw new IllegalStateException("monitor state of layout " + version + " was written by a newer hcwatch;"
+                throw new NewerLayoutException("monitor state of layout " + version + " was written by a newer hcwatch;"
                         + " this one reads layouts up to " + VERSION + " (roll forward, or reset the application)");
             }
             ObjectNode current = version == 0 ? fromUnversioned.apply(node) : node;
             current.remove("v");
             return STRICT.treeToValue(current, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw new NewerLayoutException("monitor state holds a field this hcwatch does not know, '" + e.getPropertyName()
+                    + "' at " + e.getPathReference() + ", written by a newer one (roll forward, or reset the application)", e);
         } catch (IOException e) {
             throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
         }

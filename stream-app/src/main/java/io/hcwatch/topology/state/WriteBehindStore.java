@@ -16,6 +16,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Live detector state kept as plain objects in memory and written to a changelogged key-value
@@ -35,10 +37,17 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  */
 public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateStore<Bytes, byte[]> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(WriteBehindStore.class);
+
     private final KeyValueStore<Bytes, byte[]> inner;
     private final StateCodec<V> codec;
     private final Map<String, V> live = new HashMap<>();
     private final CommitPlan plan = new CommitPlan();
+    /**
+     * Everything was read but the keys a newer release wrote: the store is not fully loaded (each
+     * of those is still read, and refused, on its own), yet scanning again would find nothing new.
+     */
+    private boolean loadedAllButNewer;
 
     WriteBehindStore(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
         this.inner = inner;
@@ -145,21 +154,40 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
         return live.size();
     }
 
+    /**
+     * Reads every stored key into memory. A value a newer release wrote ({@link NewerLayoutException})
+     * is left unread, so one key of a newer layout does not fail every step of the store: the store
+     * then stays not fully loaded, and that key is refused again each time it is read, by itself.
+     */
     private void loadAll() {
-        if (plan.allLoaded()) {
+        if (plan.allLoaded() || loadedAllButNewer) {
             return;
         }
+        int newer = 0;
+        NewerLayoutException first = null;
         try (KeyValueIterator<Bytes, byte[]> it = inner.all()) {
             while (it.hasNext()) {
                 var entry = it.next();
                 String key = new String(entry.key.get(), StandardCharsets.UTF_8);
                 plan.loaded(key);
                 if (!live.containsKey(key) && !plan.heldInMemory(key)) {
-                    live.put(key, codec.decode(entry.value));
+                    try {
+                        live.put(key, codec.decode(entry.value));
+                    } catch (NewerLayoutException e) {
+                        newer++;
+                        first = first == null ? e : first;
+                    }
                 }
             }
         }
-        plan.allLoaded(true);
+        if (newer == 0) {
+            plan.allLoaded(true);
+        } else {
+            loadedAllButNewer = true;
+            // once per load of the store, not per key: the keys' own refusals are counted where they are read
+            LOG.warn("{}: {} key{} written by a newer hcwatch left unread, each refused when read (the first: {});"
+                    + " every other key goes on", name(), newer, newer == 1 ? "" : "s", first.getMessage());
+        }
     }
 
     /** Writes every changed object to the changelogged store; called by Kafka Streams before it commits. */
@@ -185,6 +213,7 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     public void clearCache() {
         live.clear();
         plan.clear();
+        loadedAllButNewer = false;
     }
 
     @Override
@@ -227,6 +256,7 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     public void close() {
         live.clear();
         plan.clear();
+        loadedAllButNewer = false;
         inner.close();
     }
 

@@ -199,7 +199,8 @@ class MonitoredCodecTest {
     void stateOfANewerLayoutIsRefusedRatherThanReadAsEmpty() {
         byte[] newer = ("{\"v\":" + (MonitoredCodec.VERSION + 1) + ",\"time\":{},\"state\":{},\"alerts\":{}}")
                 .getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> fleetCodec.decode(newer)).hasMessageContaining("newer hcwatch");
+        assertThatThrownBy(() -> fleetCodec.decode(newer)).isInstanceOf(NewerLayoutException.class)
+                .hasMessageContaining("newer hcwatch");
     }
 
     @Test
@@ -207,7 +208,8 @@ class MonitoredCodecTest {
         String current = new String(fleetCodec.encode(fleetCodec.decode(golden("fleet-prod-web-tg.json"))), StandardCharsets.UTF_8);
         byte[] withFutureField = current.replaceFirst("\"pool\":\\{", "\"pool\":{\"futureThreshold\":3,")
                 .getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> fleetCodec.decode(withFutureField)).hasMessageContaining("futureThreshold");
+        assertThatThrownBy(() -> fleetCodec.decode(withFutureField)).isInstanceOf(NewerLayoutException.class)
+                .hasMessageContaining("futureThreshold");
     }
 
     private static byte[] golden(String name) {

@@ -1,7 +1,15 @@
 package io.hcwatch.topology.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hcwatch.alert.MonitorHarness;
+import io.hcwatch.alert.Monitored;
+import io.hcwatch.config.Settings;
+import io.hcwatch.detect.fleet.FleetDetection;
+import io.hcwatch.detect.fleet.FleetSettings;
+import io.hcwatch.detect.fleet.FleetState;
+import io.hcwatch.topology.TopologyFactory;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -129,6 +137,54 @@ class WriteBehindStoreTest {
         store.markChanged("b");
         commit();
         assertThat(writes).containsExactlyInAnyOrder("put a=1", "put b=2");
+    }
+
+    /**
+     * After a rollback the store holds a key a newer release wrote: every other key is visited,
+     * listed and read as before, and that key alone is refused, each time it is read, and left as
+     * stored (neither dropped nor reset), so that the newer release reads it again.
+     */
+    @Test
+    void aKeyOfANewerLayoutIsRefusedAloneWhileEveryOtherKeyIsVisited() {
+        MonitoredCodec<FleetState> codec = TopologyFactory.fleetCodec();
+        Monitored<FleetState> known = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()), Settings.defaults())
+                .newKey("tg-a", null);
+        byte[] newer = "{\"v\":99,\"time\":{},\"state\":{},\"alerts\":{}}".getBytes(StandardCharsets.UTF_8);
+        changelog.put("tg-a", codec.encode(known));
+        changelog.put("tg-newer", newer);
+        changelog.put("tg-z", codec.encode(known));
+        WriteBehindStore<Monitored<FleetState>> states = WriteBehindStore.over(recordingStore(), codec);
+
+        for (int step = 0; step < 2; step++) {
+            List<String> visited = new ArrayList<>();
+            states.forEach((key, m) -> visited.add(key));
+            assertThat(visited).containsExactlyInAnyOrder("tg-a", "tg-z");
+            assertThat(states.keys()).containsExactlyInAnyOrder("tg-a", "tg-z");
+            assertThat(states.size()).isEqualTo(2);
+            assertThatThrownBy(() -> states.get("tg-newer")).isInstanceOf(NewerLayoutException.class)
+                    .hasMessageContaining("layout 99");
+            assertThatThrownBy(() -> states.getForUpdate("tg-newer", key -> known)).isInstanceOf(NewerLayoutException.class);
+        }
+        assertThat(states.get("tg-new")).as("a key never stored").isNull();
+        states.getForUpdate("tg-new", key -> known);
+        states.flushCache();
+        assertThat(writes).singleElement().asString().startsWith("put tg-new=");
+        assertThat(changelog.get("tg-newer")).isEqualTo(newer);
+    }
+
+    /** A tombstone is written for a key deleted while a key of a newer layout keeps the store from being fully read. */
+    @Test
+    void aKeyDeletedBesideAKeyOfANewerLayoutGetsItsTombstone() {
+        MonitoredCodec<FleetState> codec = TopologyFactory.fleetCodec();
+        Monitored<FleetState> known = new MonitorHarness<>(new FleetDetection(FleetSettings.defaults()), Settings.defaults())
+                .newKey("tg-a", null);
+        changelog.put("tg-a", codec.encode(known));
+        changelog.put("tg-newer", "{\"v\":99}".getBytes(StandardCharsets.UTF_8));
+        WriteBehindStore<Monitored<FleetState>> states = WriteBehindStore.over(recordingStore(), codec);
+        states.forEach((key, m) -> states.delete(key));
+        states.flushCache();
+        assertThat(writes).containsExactly("delete tg-a");
+        assertThat(changelog).containsOnlyKeys("tg-newer");
     }
 
     private void commit() {
