@@ -31,8 +31,11 @@ public final class PipelineMetrics {
     public static final String CARDINALITY_REJECTED = "hcwatch.cardinality.rejected";
     public static final String KEYS_DELETED = "hcwatch.state.keys.deleted";
     public static final String NEWER_VERSION = "hcwatch.newer.version";
-    /** Where a record of a newer release can be found: on a repartition topic, held by a monitor's clock, in a pending store. */
-    public static final List<String> NEWER_VERSION_PLACES = List.of("repartition", "clock", "pending");
+    /**
+     * Where a newer release's writing was found: a record on a repartition topic, held by a monitor's
+     * clock or in a pending store, or a key's state in a monitor's store (counted per record refused for it).
+     */
+    public static final List<String> NEWER_VERSION_PLACES = List.of("repartition", "clock", "pending", "state");
 
     static final Set<String> KNOWN_REASONS = Set.of(RejectReason.EMPTY, RejectReason.BAD_UTF8, RejectReason.FIELD_COUNT,
             RejectReason.BAD_QUOTING, RejectReason.BAD_TIMESTAMP, RejectReason.BAD_NUMBER, RejectReason.BAD_ADDRESS,
@@ -96,6 +99,7 @@ public final class PipelineMetrics {
             processingErrorCounter("monitor-" + monitor);
             newerVersionCounter("monitor-" + monitor, "repartition");
             newerVersionCounter("monitor-" + monitor, "clock");
+            newerVersionCounter("monitor-" + monitor, "state");
         }
         for (String source : sources) {
             newerVersionCounter("ingest-" + source, "pending");
@@ -153,16 +157,18 @@ public final class PipelineMetrics {
 
     /**
      * A record a newer release wrote (a kind or schema version this release does not know), found
-     * in {@code heldIn} (one of {@link #NEWER_VERSION_PLACES}) by {@code stage}: dead-lettered with
-     * reason newer_version; a rolling upgrade or a rollback is under way.
+     * in {@code heldIn} (one of {@link #NEWER_VERSION_PLACES}) by {@code stage}, or a record refused
+     * because its key's state is a newer release's (held_in state): dead-lettered with reason
+     * newer_version; a rolling upgrade or a rollback is under way.
      */
     public void newerVersion(String stage, String heldIn) {
         newerVersionCounter(stage, heldIn).increment();
     }
 
     private Counter newerVersionCounter(String stage, String heldIn) {
-        return counter(NEWER_VERSION, "Internal records a newer hcwatch wrote, which this one cannot read: dead-lettered"
-                + " (reason newer_version), by stage and where they were (repartition, clock, pending)", "stage", stage,
+        return counter(NEWER_VERSION, "Internal records a newer hcwatch wrote, which this one cannot read, and records for"
+                + " keys whose state it wrote: dead-lettered (reason newer_version), by stage and where they were"
+                + " (repartition, clock, pending, state)", "stage", stage,
                 "held_in", heldIn);
     }
 

@@ -14,6 +14,7 @@ import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.TimeSettings;
 import io.hcwatch.time.Upstreams;
+import io.hcwatch.topology.state.NewerLayoutException;
 import io.hcwatch.topology.state.ObjectStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,8 +29,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * store, and lets the task's {@link MonitorClock} decide when each record reaches its key and
  * when evaluation steps run (the watermark over the upstreams' progress reports); turns the
  * lifecycle's notifications into alerts keyed by dedup_key. A key whose update throws is put back
- * as it was at the last commit and dead-lettered ({@link ProcessingFailures}); the other keys and
- * the clock go on.
+ * as it was at the last commit and dead-lettered ({@link ProcessingFailures}); a key whose stored
+ * state a newer release wrote is left as stored and its records dead-lettered as that release's
+ * ({@link NewerReleaseRecords}); the other keys and the clock go on.
  *
  * <p>Sends {@link MonitorOutput}s: alerts, and dead letters of what failed.
  *
@@ -181,6 +183,10 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         public void apply(String key, Envelope envelope, long time, boolean late) {
             try {
                 applyTo(key, envelope, late);
+            } catch (NewerLayoutException e) {
+                // thrown reading the key's state, before anything changed: nothing to put back
+                DeadLetter letter = newer.refusedState(e, context, key, encoded(envelope, e), time);
+                context.forward(new Record<>(key, new MonitorOutput.Failed(letter), Math.max(0, time)));
             } catch (RuntimeException e) {
                 revert(key, e);
                 failed(e, key, envelope, time);
@@ -254,21 +260,25 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
     }
 
     private void failed(RuntimeException e, String key, Envelope envelope, long time) {
-        byte[] raw = null;
-        String source = null;
-        if (envelope != null) {
-            source = envelope.upstream() == null ? null : Upstreams.sourceOf(envelope.upstream());
-            try {
-                if (envelopeSerde == null) {
-                    envelopeSerde = new EnvelopeSerde();
-                }
-                raw = envelopeSerde.serialize(null, envelope);
-            } catch (RuntimeException unencodable) {
-                e.addSuppressed(unencodable);
-            }
-        }
-        DeadLetter letter = failures.failed(e, context, source, key, raw, time);
+        String source = envelope == null || envelope.upstream() == null ? null : Upstreams.sourceOf(envelope.upstream());
+        DeadLetter letter = failures.failed(e, context, source, key, encoded(envelope, e), time);
         context.forward(new Record<>(key == null ? failures.stage() : key, new MonitorOutput.Failed(letter), Math.max(0, time)));
+    }
+
+    /** {@code envelope} as the repartition topic carries it, for a dead letter's raw; null when there is none or it cannot be encoded. */
+    private byte[] encoded(Envelope envelope, RuntimeException failure) {
+        if (envelope == null) {
+            return null;
+        }
+        try {
+            if (envelopeSerde == null) {
+                envelopeSerde = new EnvelopeSerde();
+            }
+            return envelopeSerde.serialize(null, envelope);
+        } catch (RuntimeException unencodable) {
+            failure.addSuppressed(unencodable);
+            return null;
+        }
     }
 
     private void emit(List<Notification> notifications) {
