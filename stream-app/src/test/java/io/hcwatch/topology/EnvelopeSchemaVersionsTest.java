@@ -7,7 +7,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
@@ -22,14 +26,22 @@ import org.junit.jupiter.api.Test;
  * with the new one, and a release that reads only the old one would misread the new bytes instead of
  * refusing them as a newer version. Each earlier version stays pinned too: its schema, kept in
  * {@code internal-schema-history}, must never change either. This file is only ever added to.
+ *
+ * <p>The parsing canonical form leaves logical types out: a {@code long} that becomes
+ * {@code timestamp-micros} instead of {@code timestamp-millis} keeps its fingerprint and its bytes,
+ * yet a release that reads the old one misreads every value by a factor of 1000. So the logical
+ * types of each kind and version are pinned as well, by field path, in
+ * {@code golden/envelope-logical-types.txt} (also only ever added to). Defaults and docs are not
+ * pinned: they change neither the bytes nor what a release makes of them.
  */
 class EnvelopeSchemaVersionsTest {
 
     private static final Path GOLDEN = Path.of("src/test/resources/golden/envelope-schemas.txt");
+    private static final Path LOGICAL_TYPES = Path.of("src/test/resources/golden/envelope-logical-types.txt");
 
     @Test
     void everyEnvelopeKindsSchemaIsTheOnePinnedForItsVersion() throws IOException {
-        Map<String, String> pinned = read();
+        Map<String, String> pinned = read(GOLDEN);
         Map<String, String> actual = new TreeMap<>();
         for (Envelope.Kind kind : Envelope.Kind.values()) {
             for (int v = 1; v <= kind.version(); v++) {
@@ -53,6 +65,77 @@ class EnvelopeSchemaVersionsTest {
                     kindAndVersion, e.getValue(), pinned.get(kindAndVersion)).isEqualTo(pinned.get(kindAndVersion));
         }
         assertThat(actual.keySet()).as("pinned versions no kind has (was a version lowered?)").containsAll(pinned.keySet());
+    }
+
+    @Test
+    void everyEnvelopeKindsLogicalTypesAreThosePinnedForItsVersion() throws IOException {
+        Map<String, String> pinned = read(LOGICAL_TYPES);
+        Map<String, String> actual = new TreeMap<>();
+        for (Envelope.Kind kind : Envelope.Kind.values()) {
+            for (int v = 1; v <= kind.version(); v++) {
+                actual.put(kind + " v" + v, logicalTypes(v == kind.version() ? kind.schema : history(kind, v)));
+            }
+        }
+        StringBuilder lines = new StringBuilder();
+        actual.forEach((k, types) -> lines.append(k).append(' ').append(types).append('\n'));
+        for (Map.Entry<String, String> e : actual.entrySet()) {
+            assertThat(pinned).as("%s has no logical types pinned in %s. This release's lines:%n%s", e.getKey(), LOGICAL_TYPES, lines)
+                    .containsKey(e.getKey());
+            assertThat(e.getValue()).as("""
+                    the logical types of %s changed (%s, pinned %s): the bytes are the same, but a release that reads the \
+                    pinned ones misreads every such value. Raise Envelope.Kind.version(), keep the schema of each earlier \
+                    version as internal-schema-history/<Record>/v<n>.avsc, and pin the new version's lines""",
+                    e.getKey(), e.getValue(), pinned.get(e.getKey())).isEqualTo(pinned.get(e.getKey()));
+        }
+        assertThat(actual.keySet()).as("pinned versions no kind has (was a version lowered?)").containsAll(pinned.keySet());
+    }
+
+    /**
+     * Why the logical types are pinned beside the fingerprint: a timestamp's unit changed (as it
+     * could be in {@code LbConfig.ts}, a public schema an envelope embeds) leaves the fingerprint as it was.
+     */
+    @Test
+    void aTimestampsUnitChangedKeepsItsFingerprintButNotItsLogicalTypes() {
+        String record = """
+                {"type": "record", "name": "Config", "fields": [{"name": "ts", "type": {"type": "long", "logicalType": "%s"}},
+                  {"name": "zones", "type": ["null", {"type": "map", "values": {"type": "long", "logicalType": "%s"}}]}]}""";
+        Schema millis = new Schema.Parser().parse(record.formatted("timestamp-millis", "timestamp-millis"));
+        Schema micros = new Schema.Parser().parse(record.formatted("timestamp-millis", "timestamp-micros"));
+        assertThat(SchemaNormalization.parsingFingerprint64(micros)).isEqualTo(SchemaNormalization.parsingFingerprint64(millis));
+        assertThat(logicalTypes(millis)).isEqualTo("ts=timestamp-millis zones{}=timestamp-millis");
+        assertThat(logicalTypes(micros)).isEqualTo("ts=timestamp-millis zones{}=timestamp-micros");
+    }
+
+    /** Each logical type in {@code schema} as {@code path=type}, paths through records (.), arrays ([]) and maps ({}). */
+    static String logicalTypes(Schema schema) {
+        List<String> out = new ArrayList<>();
+        collect(schema, "", out, new HashSet<>());
+        return out.isEmpty() ? "-" : String.join(" ", out);
+    }
+
+    private static void collect(Schema schema, String path, List<String> out, Set<String> enclosing) {
+        String logical = schema.getProp("logicalType");
+        if (logical != null) {
+            Object precision = schema.getObjectProp("precision");
+            Object scale = schema.getObjectProp("scale");
+            out.add((path.isEmpty() ? "." : path) + "=" + logical
+                    + (precision == null ? "" : "(" + precision + (scale == null ? "" : "," + scale) + ")"));
+        }
+        switch (schema.getType()) {
+            case RECORD -> {
+                // a record that contains itself is walked once per path, not forever
+                if (enclosing.add(schema.getFullName())) {
+                    for (Schema.Field f : schema.getFields()) {
+                        collect(f.schema(), path.isEmpty() ? f.name() : path + "." + f.name(), out, enclosing);
+                    }
+                    enclosing.remove(schema.getFullName());
+                }
+            }
+            case ARRAY -> collect(schema.getElementType(), path + "[]", out, enclosing);
+            case MAP -> collect(schema.getValueType(), path + "{}", out, enclosing);
+            case UNION -> schema.getTypes().forEach(branch -> collect(branch, path, out, enclosing));
+            default -> { }
+        }
     }
 
     /**
@@ -80,15 +163,16 @@ class EnvelopeSchemaVersionsTest {
         }
     }
 
-    private static Map<String, String> read() throws IOException {
+    /** {@code KIND vN value} lines; the value is everything after the version. */
+    private static Map<String, String> read(Path file) throws IOException {
         Map<String, String> pinned = new TreeMap<>();
-        if (!Files.exists(GOLDEN)) {
+        if (!Files.exists(file)) {
             return pinned;
         }
-        for (String line : Files.readAllLines(GOLDEN, StandardCharsets.UTF_8)) {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             if (!line.isBlank() && !line.startsWith("#")) {
-                int space = line.lastIndexOf(' ');
-                pinned.put(line.substring(0, space), line.substring(space + 1));
+                String[] parts = line.split(" ", 3);
+                pinned.put(parts[0] + " " + parts[1], parts[2]);
             }
         }
         return pinned;
