@@ -53,7 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code /health} latency creeping toward {@code timeout check 2s}: health_latency_headroom
  *       before any check failed;</li>
  *   <li>a reload that cuts {@code timeout check} to 1s below the latency seen: health_check_config_risk,
- *       critical, dated at the reload, before the first check that fails under the new timeout;</li>
+ *       critical, dated at the reload, before the first check that fails under the new timeout; then,
+ *       every server timing out, correlated_failure with diagnosis timeout_below_latency;</li>
  *   <li>a tarpit flood from 127.0.0.1 filling fe_web (maxconn 100, nothing logged until a tarpit
  *       ends): the first socket_slot_exhaustion page names 127.0.0.1 from {@code show sess}.</li>
  * </ol>
@@ -157,6 +158,12 @@ class HaproxyChecksAndHoldersIT {
         // the first poll of the new worker may also be the one that sees its first check time out: then they are one instant
         assertThat(changedAt).as("the config risk is dated at the reload, no later than the first failed check")
                 .isBeforeOrEqualTo(firstTimeout);
+        // the checks stay at 1.3 s until every server has failed, so that all three are failing at one evaluation step
+        Alert correlated = await("correlated_failure").atMost(Duration.ofSeconds(40)).until(
+                () -> firing("correlated_failure"), a -> a != null);
+        System.out.printf("correlated_failure after the cut: %s | %s%n", correlated.getSummary(), correlated.getDetails());
+        assertThat(correlated.getDetails()).containsEntry("failing", "3").containsEntry("timeout_ms", "1000")
+                .containsEntry("diagnosis", "timeout_below_latency");
         healthDelayMs.set(20);
 
         // 3. 127.0.0.1 fills fe_web with tarpitted requests

@@ -66,9 +66,9 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
         return new FailingTargets(in, earliest, latest);
     }
 
-    /** Whether {@code t} is failing for correlation: failing now, and established or already marked unhealthy. */
+    /** Whether {@code t} is failing for correlation: failing now, and its failures count ({@link Registry#failuresCount}). */
     static boolean counts(FleetState s, TargetRecord t, long now, long windowMillis, long newTargetAge) {
-        return t.failingWithin(now, windowMillis) && (!s.registry.isNew(t, now, newTargetAge) || "unhealthy".equals(t.state));
+        return t.failingWithin(now, windowMillis) && s.registry.failuresCount(t, now, newTargetAge);
     }
 
     public int size() {

@@ -74,7 +74,8 @@ public final class FleetState {
         CheckSettings before = r.getCheck() == null ? null : check.update(CheckSettings.of(r.getCheck()));
         int members = registry.targets.size();
         if (registry.observe(r, ts, check.settings, settings, latency)) {
-            latency.record(r, ts);
+            TargetRecord t = registry.targets.get(r.getTarget());
+            latency.record(r, ts, t != null && registry.failuresCount(t, ts, settings.registry().newTargetAgeMillis()));
         }
         pool.membersChanged(members, registry.targets.size());
         if (r.getAz() == null) {

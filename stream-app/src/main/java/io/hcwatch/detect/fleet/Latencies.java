@@ -5,7 +5,10 @@ import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.detect.SparseMaps;
 import java.util.Map;
 
-/** Health-check latencies over sliding event-time windows: all checks, failing and passing ones, and the last timeout per target. */
+/**
+ * Health-check latencies over sliding event-time windows: all checks, passing ones, failing ones of
+ * the targets whose failures count, and the last timeout per target.
+ */
 public final class Latencies {
     public SlidingHistogram all;
     public SlidingHistogram failing;
@@ -25,14 +28,22 @@ public final class Latencies {
         return l;
     }
 
-    void record(HealthCheckResult r, long ts) {
+    /**
+     * @param failureCounts whether a failure of this target counts as the target group's
+     *                      ({@link Registry#failuresCount}): the failing latencies are those of the
+     *                      targets correlated_failure counts, so that a server refusing connections
+     *                      in 0 ms while it starts does not make the fleet's timeouts look fast
+     */
+    void record(HealthCheckResult r, long ts, boolean failureCounts) {
         if (r.getLatencyMs() != null) {
             all.record(ts, r.getLatencyMs());
             if (!Registry.hasVerdict(r)) {
                 return;
             }
             if (r.getOutcome() != CheckOutcome.pass) {
-                failing.record(ts, r.getLatencyMs());
+                if (failureCounts) {
+                    failing.record(ts, r.getLatencyMs());
+                }
             } else {
                 passing.record(ts, r.getLatencyMs());
             }

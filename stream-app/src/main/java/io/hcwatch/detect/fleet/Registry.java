@@ -309,6 +309,16 @@ public final class Registry {
         return zones;
     }
 
+    /**
+     * Whether a failure of {@code t} at {@code now} is one of the target group's: the target is
+     * established, or the load balancer has already marked it unhealthy. A replacement warming up
+     * (or an HAProxy server that has not come up since HAProxy started) fails as it starts, which
+     * says nothing of the fleet.
+     */
+    public boolean failuresCount(TargetRecord t, long now, long newTargetAge) {
+        return !isNew(t, now, newTargetAge) || "unhealthy".equals(t.state);
+    }
+
     /** A target counts as new (a replacement warming up) until it has been healthy once, for a while after it joined. */
     public boolean isNew(TargetRecord t, long now, long newTargetAge) {
         if (t.everHealthy()) {
