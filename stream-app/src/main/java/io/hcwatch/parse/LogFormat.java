@@ -27,6 +27,10 @@ public final class LogFormat {
     private final String source;
     private final String frontend;
     final LogFormatNode[] nodes;
+    /** The text that ends each piece's value in a text format: the next piece's, null when a field or nothing follows. */
+    final String[] delimiters;
+    /** The delimiter when it is one character (a separator's space, '/', ':', ...), searched as a char; else 0. */
+    final char[] delimiterChars;
     final boolean json;
     final boolean http;
     final boolean activeTimer;
@@ -37,6 +41,13 @@ public final class LogFormat {
         this.source = source;
         this.frontend = frontend;
         this.nodes = nodes.toArray(new LogFormatNode[0]);
+        this.delimiters = new String[this.nodes.length];
+        this.delimiterChars = new char[this.nodes.length];
+        for (int i = 0; i + 1 < this.nodes.length; i++) {
+            LogFormatNode next = this.nodes[i + 1];
+            delimiters[i] = next.kind() == LogFormatNode.Kind.FIELD ? null : next.text();
+            delimiterChars[i] = delimiters[i] != null && delimiters[i].length() == 1 ? delimiters[i].charAt(0) : 0;
+        }
         this.json = json;
         boolean anyHttp = false;
         boolean ta = false;

@@ -16,6 +16,11 @@ final class LogFormatLine {
     /** Steps per line; a line that matches takes one per piece of the format. */
     private static final int BUDGET = 512;
 
+    /** {@link #field} read the rest of the line too (trying the field's ends one by one), and it matched. */
+    private static final int MATCHED = -1;
+    /** {@link #field}: the field, or the rest of the line after each of its ends, does not match. */
+    private static final int FAILED = -2;
+
     private final LogFormat format;
     private final LogFormatNode[] nodes;
     private final String s;
@@ -53,80 +58,87 @@ final class LogFormatLine {
         return new LogFormat.Miss(rejected, failedNode == 0 ? 0 : Math.max(failedAt - start, 0));
     }
 
+    /**
+     * Whether {@code nodes[i..]} match {@code s[p..]}. One step per piece, in a loop: only a field that
+     * may end at more than one place calls this again for what follows each end it tries, so a line
+     * costs no deeper a stack than its format has such fields (httplog: one, {@code %ci}).
+     * A piece that fails returns at once: the nearest field with another end to try restores
+     * {@link #cut} as it was before it tried this one.
+     */
     private boolean match(int i, int p) {
-        if (--budget < 0) {
-            return fail(i, p, RejectReason.BAD_FIELD, "", "a line this format can split in fewer than " + BUDGET + " steps");
-        }
-        if (i == nodes.length) {
-            int q = p;
-            while (q < n && s.charAt(q) == ' ') {
-                q++;
+        while (true) {
+            if (--budget < 0) {
+                return fail(i, p, RejectReason.BAD_FIELD, "", "a line this format can split in fewer than " + BUDGET + " steps");
             }
-            return q == n || fail(i - 1, p, RejectReason.BAD_FIELD, s.substring(p), "the end of the line");
-        }
-        if (p >= n && cut) {
-            for (int k = i; k < nodes.length; k++) {
-                if (nodes[k].kind() == LogFormatNode.Kind.FIELD) {
-                    values.set(nodes[k], null, 0, 0);
-                }
-            }
-            return true;
-        }
-        LogFormatNode node = nodes[i];
-        switch (node.kind()) {
-            case LITERAL -> {
-                String text = node.text();
-                return s.startsWith(text, p) ? match(i + 1, p + text.length())
-                        : fail(i, p, RejectReason.BAD_FIELD, s.substring(p, Math.min(n, p + text.length())), "'" + text + "'");
-            }
-            case SEPARATOR -> {
+            if (i == nodes.length) {
                 int q = p;
                 while (q < n && s.charAt(q) == ' ') {
                     q++;
                 }
-                return match(i + 1, q);
+                return q == n || fail(i - 1, p, RejectReason.BAD_FIELD, s.substring(p), "the end of the line");
             }
-            default -> {
-                return field(i, node, p);
+            if (p >= n && cut) {
+                for (int k = i; k < nodes.length; k++) {
+                    if (nodes[k].kind() == LogFormatNode.Kind.FIELD) {
+                        values.set(nodes[k], null, 0, 0);
+                    }
+                }
+                return true;
             }
+            LogFormatNode node = nodes[i];
+            switch (node.kind()) {
+                case LITERAL -> {
+                    String text = node.text();
+                    if (!s.startsWith(text, p)) {
+                        return fail(i, p, RejectReason.BAD_FIELD, s.substring(p, Math.min(n, p + text.length())),
+                                "'" + text + "'");
+                    }
+                    p += text.length();
+                }
+                case SEPARATOR -> {
+                    while (p < n && s.charAt(p) == ' ') {
+                        p++;
+                    }
+                }
+                default -> {
+                    p = field(i, node, p);
+                    if (p == MATCHED) {
+                        return true;
+                    }
+                    if (p == FAILED) {
+                        return false;
+                    }
+                }
+            }
+            i++;
         }
     }
 
-    private boolean field(int i, LogFormatNode node, int p) {
+    /** @return where the field's value ends, when it can end at one place only; else {@link #MATCHED} or {@link #FAILED} */
+    private int field(int i, LogFormatNode node, int p) {
         if (node.quoted() && p < n && s.charAt(p) == '"') {
-            int close = find("\"", p + 1, node.escaped());
-            boolean wasCut = cut;
+            int close = find("\"", '"', p + 1, node.escaped());
             cut |= close < 0;
-            int to = close < 0 ? n : close;
-            if (take(i, node, p + 1, to) && match(i + 1, close < 0 ? n : close + 1)) {
-                return true;
-            }
-            cut = wasCut;
-            return false;
+            return take(i, node, p + 1, close < 0 ? n : close) ? (close < 0 ? n : close + 1) : FAILED;
         }
         switch (node.alias().shape) {
             case LOCAL_DATE -> {
                 int len = p + 20 < n && s.charAt(p + 20) == '.' ? 24 : 20;
                 int to = Math.min(n, p + len);
-                return take(i, node, p, to) && match(i + 1, to);
+                return take(i, node, p, to) ? to : FAILED;
             }
             case ZONED_DATE -> {
                 int to = Math.min(n, p + 26);
-                return take(i, node, p, to) && match(i + 1, to);
+                return take(i, node, p, to) ? to : FAILED;
             }
             case BRACES -> {
                 if (p >= n || s.charAt(p) != '{') {
-                    return take(i, node, p, p) && match(i + 1, p);
+                    return take(i, node, p, p) ? p : FAILED;
                 }
                 int close = s.indexOf('}', p + 1);
-                boolean wasCut = cut;
                 cut |= close < 0;
                 int to = close < 0 ? n : close + 1;
-                if (take(i, node, p, to) && match(i + 1, to)) {
-                    return true;
-                }
-                cut = wasCut;
-                return false;
+                return take(i, node, p, to) ? to : FAILED;
             }
             default -> {
                 return delimited(i, node, p);
@@ -135,53 +147,57 @@ final class LogFormatLine {
     }
 
     /** A value that ends where the format's next text does (a space for a separator, the line's end for the last field). */
-    private boolean delimited(int i, LogFormatNode node, int p) {
-        String delimiter = delimiterAfter(i);
+    private int delimited(int i, LogFormatNode node, int p) {
+        String delimiter = format.delimiters[i];
         if (delimiter == null) {
             int to = n;
             while (to > p && s.charAt(to - 1) == ' ') {
                 to--;
             }
-            return take(i, node, p, to) && match(i + 1, n);
+            // the rest is read from the line's end: nothing but trailing spaces may be left for it
+            return take(i, node, p, to) ? n : FAILED;
         }
-        int at = find(delimiter, p, node.escaped());
+        int at = find(i, p, node.escaped());
+        if (at >= 0 && !node.alias().mayHoldDelimiter()) {
+            return take(i, node, p, at) ? at : FAILED;
+        }
         while (at >= 0) {
-            if (take(i, node, p, at) && match(i + 1, at)) {
-                return true;
+            if (take(i, node, p, at)) {
+                boolean wasCut = cut;
+                if (match(i + 1, at)) {
+                    return MATCHED;
+                }
+                cut = wasCut;
             }
-            if (!node.alias().mayHoldDelimiter() || budget < 0) {
-                return false;
+            if (budget < 0) {
+                return FAILED;
             }
-            at = find(delimiter, at + 1, node.escaped());
+            at = find(i, at + 1, node.escaped());
         }
         if (p >= n && node.alias().mayBeAbsent()) {
-            return take(i, node, p, p) && match(i + 1, p);
+            return take(i, node, p, p) ? p : FAILED;
         }
         if (node.alias().shape != LogFormatAlias.Shape.TEXT || p >= n) {
-            return fail(i, p, RejectReason.FIELD_COUNT, s.substring(p), "'" + delimiter + "' after " + node.alias());
+            fail(i, p, RejectReason.FIELD_COUNT, s.substring(p), "'" + delimiter + "' after " + node.alias());
+            return FAILED;
         }
-        boolean wasCut = cut;
         cut = true;
-        if (take(i, node, p, n) && match(i + 1, n)) {
-            return true;
-        }
-        cut = wasCut;
-        return false;
+        return take(i, node, p, n) ? n : FAILED;
     }
 
-    private String delimiterAfter(int i) {
-        if (i + 1 >= nodes.length) {
-            return null;
-        }
-        LogFormatNode next = nodes[i + 1];
-        return next.kind() == LogFormatNode.Kind.FIELD ? null : next.text();
+    /** The next occurrence of the text after field {@code i} (see {@link #find(String, char, int, boolean)}). */
+    private int find(int i, int from, boolean escaped) {
+        return find(format.delimiters[i], format.delimiterChars[i], from, escaped);
     }
 
-    /** The next {@code text} from {@code from}; with +E, not one whose first character is escaped. */
-    private int find(String text, int from, boolean escaped) {
-        int at = s.indexOf(text, from);
+    /**
+     * The next {@code text} from {@code from}, searched as the char {@code c} when it is one character
+     * (faster than a string search); with +E, not one whose first character is escaped.
+     */
+    private int find(String text, char c, int from, boolean escaped) {
+        int at = c != 0 ? s.indexOf(c, from) : s.indexOf(text, from);
         while (escaped && at > from && backslashesBefore(at, from) % 2 == 1) {
-            at = s.indexOf(text, at + 1);
+            at = c != 0 ? s.indexOf(c, at + 1) : s.indexOf(text, at + 1);
         }
         return at;
     }
