@@ -4,7 +4,6 @@ import io.hcwatch.alert.AlertFactory;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.v1.Alert;
-import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.input.Payload;
 import io.hcwatch.input.Progress;
@@ -13,7 +12,6 @@ import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.TimeSettings;
-import io.hcwatch.time.Upstreams;
 import io.hcwatch.topology.state.NewerLayoutException;
 import io.hcwatch.topology.state.ObjectStore;
 import java.time.Duration;
@@ -29,9 +27,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * store, and lets the task's {@link MonitorClock} decide when each record reaches its key and
  * when evaluation steps run (the watermark over the upstreams' progress reports); turns the
  * lifecycle's notifications into alerts keyed by dedup_key. A key whose update throws is put back
- * as it was at the last commit and dead-lettered ({@link ProcessingFailures}); a key whose stored
- * state a newer release wrote is left as stored and its records dead-lettered as that release's
- * ({@link NewerReleaseRecords}); the other keys and the clock go on.
+ * as it was at the last commit and dead-lettered; a key whose stored state a newer release wrote is
+ * left as stored and its records dead-lettered as that release's ({@link MonitorDeadLetters}); the
+ * other keys and the clock go on.
  *
  * <p>Sends {@link MonitorOutput}s: alerts, and dead letters of what failed.
  *
@@ -53,11 +51,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
     private final Keys keys = new Keys();
     private final ClockGauges gauges;
     private final List<String> expectedUpstreams;
-    private final ProcessingFailures failures;
-    private final NewerReleaseRecords newer;
-    /** Held records of a newer release found at start: sent to the dead-letter topic with the first record or tick (init cannot forward). */
-    private final List<MonitorOutput> refusedAtStart = new ArrayList<>();
-    private EnvelopeSerde envelopeSerde;
+    private final MonitorDeadLetters deadLetters;
     private ProcessorContext<String, MonitorOutput> context;
     private ObjectStore<Monitored<S>> store;
     private ObjectStore<SavedClock.Entry> clockStore;
@@ -78,8 +72,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         this.metrics = metrics;
         this.live = live;
         this.graceMillis = time.grace().toMillis();
-        this.failures = new ProcessingFailures("monitor-" + name, metrics);
-        this.newer = new NewerReleaseRecords("monitor-" + name, metrics);
+        this.deadLetters = new MonitorDeadLetters(name, metrics);
         long silent = live ? time.silentTimeout().toMillis() : 0;
         this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, silent, (int) (silent / WALL_TICK.toMillis()),
                 time.maxUpstreamLag().toMillis(), live ? time::upstreamDelayMillis : id -> 0, live && time.silence());
@@ -93,6 +86,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
     @Override
     public void init(ProcessorContext<String, MonitorOutput> context) {
         this.context = context;
+        deadLetters.init(context);
         this.store = context.getStateStore(kind.store());
         this.clockStore = context.getStateStore(clockStore(kind.store()));
         // a key's records reach it in event-time order, and no held record is older than what its key took in
@@ -105,16 +99,16 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
                 return false;
             }
             return m != null && time <= m.time.lastInput;
-        }, (record, key, time) -> refusedAtStart.add(new MonitorOutput.Failed(newer.refused(record, "clock", context, key, time))));
+        }, deadLetters);
         clock.expect(expectedUpstreams, context.currentSystemTimeMs());
         gauges.add(name, clock);
         if (live) {
             context.schedule(WALL_TICK, PunctuationType.WALL_CLOCK_TIME, wall -> {
-                sendRefusedAtStart(wall);
+                deadLetters.sendRefusedAtStart(wall);
                 try {
                     clock.wallTick(wall, keys);
                 } catch (RuntimeException e) {
-                    failed(e, null, null, -1);
+                    deadLetters.failed(e, null, null, -1);
                 }
                 clockStore.markChanged(SavedClock.HEADER);
             });
@@ -128,7 +122,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
             return;
         }
         long wall = context.currentSystemTimeMs();
-        sendRefusedAtStart(record.timestamp());
+        deadLetters.sendRefusedAtStart(record.timestamp());
         try {
             envelope.payload().accept(new Payload.Cases<Void>() {
                 @Override
@@ -147,28 +141,15 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
 
                 @Override
                 public Void fromNewerRelease(FromNewerRelease newerRecord) {
-                    DeadLetter letter = newer.refused(newerRecord, "repartition", context, record.key(), record.timestamp());
-                    context.forward(new Record<>(record.key() == null ? failures.stage() : record.key(),
-                            new MonitorOutput.Failed(letter), Math.max(0, record.timestamp())));
+                    deadLetters.fromNewerRelease(newerRecord, record.key(), record.timestamp());
                     return null;
                 }
             });
         } catch (RuntimeException e) {
             // not a key's update (those are caught in Keys): the clock's own
-            failed(e, null, envelope, record.timestamp());
+            deadLetters.failed(e, null, envelope, record.timestamp());
         }
         clockStore.markChanged(SavedClock.HEADER);
-    }
-
-    private void sendRefusedAtStart(long timestamp) {
-        if (refusedAtStart.isEmpty()) {
-            return;
-        }
-        for (MonitorOutput out : refusedAtStart) {
-            String key = out.deadLetters().get(0).getKey();
-            context.forward(new Record<>(key == null ? failures.stage() : key, out, Math.max(0, timestamp)));
-        }
-        refusedAtStart.clear();
     }
 
     @Override
@@ -185,11 +166,10 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
                 applyTo(key, envelope, late);
             } catch (NewerLayoutException e) {
                 // thrown reading the key's state, before anything changed: nothing to put back
-                DeadLetter letter = newer.refusedState(e, context, key, encoded(envelope, e), time);
-                context.forward(new Record<>(key, new MonitorOutput.Failed(letter), Math.max(0, time)));
+                deadLetters.refusedState(e, key, envelope, time);
             } catch (RuntimeException e) {
                 revert(key, e);
-                failed(e, key, envelope, time);
+                deadLetters.failed(e, key, envelope, time);
             }
         }
 
@@ -216,7 +196,6 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
             kind.changed().accept(key, m);
         }
 
-
         @Override
         public void held(MonitorClock.Held<Envelope> h) {
             clockStore.put(SavedClock.heldKey(h), new SavedClock.HeldRecord(h));
@@ -237,7 +216,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
                         kind.changed().accept(key, m);
                     } catch (RuntimeException e) {
                         revert(key, e);
-                        failed(e, key, null, at);
+                        deadLetters.failed(e, key, null, at);
                     }
                 }
                 if (kind.keys().forgettable(m, at)) {
@@ -256,28 +235,6 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
             store.revert(key);
         } catch (RuntimeException unreadable) {
             cause.addSuppressed(unreadable);
-        }
-    }
-
-    private void failed(RuntimeException e, String key, Envelope envelope, long time) {
-        String source = envelope == null || envelope.upstream() == null ? null : Upstreams.sourceOf(envelope.upstream());
-        DeadLetter letter = failures.failed(e, context, source, key, encoded(envelope, e), time);
-        context.forward(new Record<>(key == null ? failures.stage() : key, new MonitorOutput.Failed(letter), Math.max(0, time)));
-    }
-
-    /** {@code envelope} as the repartition topic carries it, for a dead letter's raw; null when there is none or it cannot be encoded. */
-    private byte[] encoded(Envelope envelope, RuntimeException failure) {
-        if (envelope == null) {
-            return null;
-        }
-        try {
-            if (envelopeSerde == null) {
-                envelopeSerde = new EnvelopeSerde();
-            }
-            return envelopeSerde.serialize(null, envelope);
-        } catch (RuntimeException unencodable) {
-            failure.addSuppressed(unencodable);
-            return null;
         }
     }
 
