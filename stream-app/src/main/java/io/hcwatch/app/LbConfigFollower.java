@@ -1,5 +1,6 @@
 package io.hcwatch.app;
 
+import io.hcwatch.retry.Sleeper;
 import io.hcwatch.topology.Decoder;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,6 +31,8 @@ import org.slf4j.LoggerFactory;
 final class LbConfigFollower implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LbConfigFollower.class);
+    /** After a failed poll: a broker or the registry away for a while is not asked every millisecond. */
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String topic;
@@ -111,7 +114,13 @@ final class LbConfigFollower implements AutoCloseable {
                 } catch (RuntimeException e) {
                     // a failure of one poll (a broker away, a registry outage): the next poll tries again
                     LOG.warn("following {}: {}", topic, e.toString());
-                    sleepQuietly();
+                    try {
+                        Sleeper.SYSTEM.sleep(RETRY_PAUSE);
+                    } catch (InterruptedException interrupted) {
+                        // an interrupted thread's every poll throws at once: stop rather than spin
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
                 }
             }
         } finally {
@@ -135,14 +144,6 @@ final class LbConfigFollower implements AutoCloseable {
             }
         }
         return true;
-    }
-
-    private static void sleepQuietly() {
-        try {
-            TimeUnit.SECONDS.sleep(1);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Records handed to the decoder so far. */
