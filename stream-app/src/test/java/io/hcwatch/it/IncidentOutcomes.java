@@ -22,7 +22,7 @@ final class IncidentOutcomes {
     /**
      * "incident:&lt;key&gt;" -> incidents opened, the members of the last, its headline and whether it ended
      * resolved. Not the updates: which severity step an alert passed through depends on how partitions
-     * interleaved (see ReliabilityIT.summarize), and an update follows it.
+     * interleaved (see ReliabilityRuns.summarize), and an update follows it.
      */
     static Map<String, List<String>> summarize(List<Incident> pages) {
         Map<String, Set<String>> ids = new TreeMap<>();
