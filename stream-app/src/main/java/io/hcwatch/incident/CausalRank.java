@@ -1,6 +1,8 @@
 package io.hcwatch.incident;
 
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.avro.v1.AlertStatus;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -32,6 +34,16 @@ public final class CausalRank {
             new Row("fail_open_routing", null, Role.IMPACT),
             new Row("no_healthy_targets", null, Role.IMPACT),
             new Row("dns_failover", null, Role.IMPACT));
+
+    /**
+     * The order a monitor sends alerts in: by event time, and those of one time firings first (as
+     * the lifecycle makes them), cause first. The incident books take alerts in this order, and a
+     * mechanism sent before the cause that fired in the same step would open its incident and page
+     * it again for the cause one record later: the same second, two PagerDuty events.
+     */
+    public static final Comparator<Alert> ORDER = Comparator.comparing(Alert::getEventTime)
+            .thenComparing(a -> a.getStatus() == AlertStatus.resolved)
+            .thenComparingInt(CausalRank::rank);
 
     private CausalRank() {
     }

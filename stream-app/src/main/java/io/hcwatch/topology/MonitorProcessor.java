@@ -4,6 +4,7 @@ import io.hcwatch.alert.AlertFactory;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.alert.Notification;
 import io.hcwatch.avro.v1.Alert;
+import io.hcwatch.incident.CausalRank;
 import io.hcwatch.input.FromNewerRelease;
 import io.hcwatch.input.Payload;
 import io.hcwatch.input.Progress;
@@ -238,11 +239,16 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         }
     }
 
+    /** Sends one key's notifications, those of one event time cause first ({@link CausalRank#ORDER}). */
     private void emit(List<Notification> notifications) {
+        List<Alert> out = new ArrayList<>(notifications.size());
         for (Notification n : notifications) {
-            Alert alert = alerts.toAlert(n);
+            out.add(alerts.toAlert(n));
+        }
+        out.sort(CausalRank.ORDER);
+        for (Alert alert : out) {
             metrics.alert(alert.getType(), alert.getSeverity().name(), alert.getStatus().name());
-            context.forward(new Record<>(alert.getDedupKey(), new MonitorOutput.Raised(alert), n.eventTime()));
+            context.forward(new Record<>(alert.getDedupKey(), new MonitorOutput.Raised(alert), alert.getEventTime().toEpochMilli()));
         }
     }
 }

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class CausalRankTest {
 
@@ -31,6 +33,31 @@ class CausalRankTest {
         assertThat(rank("replacement_churn")).isLessThan(rank("fail_open_routing"));
         assertThat(rank("fail_open_routing")).isLessThan(rank("dns_failover"));
         assertThat(rank("client_flood")).isLessThan(rank("socket_slot_exhaustion"));
+    }
+
+    /**
+     * What one key's update sends, in the order a monitor sends it: {@code type@second} firing,
+     * {@code -type@second} resolved, in the lifecycle's order (steps in time, a step's firings first).
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # lifecycle's order                                                   | sent                                                                  | why
+            health_latency_headroom@0 health_check_config_risk@0                  | health_check_config_risk@0 health_latency_headroom@0                  | the timeout cut: the cause of one step first
+            dns_failover@0 correlated_failure@0 health_check_config_risk@0        | health_check_config_risk@0 correlated_failure@0 dns_failover@0        | cause, mechanism, impact
+            health_latency_headroom@0 health_check_config_risk@10                 | health_latency_headroom@0 health_check_config_risk@10                 | steps stay in time order: a cause a step later does not go back
+            dns_failover@10 -health_check_config_risk@10                          | dns_failover@10 -health_check_config_risk@10                          | a step's firings before its resolves, whatever their rank
+            -dns_failover@10 -health_check_config_risk@10                         | -health_check_config_risk@10 -dns_failover@10                         | resolves of one step, cause first too
+            """)
+    void aMonitorSendsTheAlertsOfOneEventTimeCauseFirst(String lifecycle, String sent, String why) {
+        List<io.hcwatch.avro.v1.Alert> alerts = new ArrayList<>();
+        for (String a : lifecycle.split(" ")) {
+            String[] typeAt = a.replace("-", "").split("@");
+            io.hcwatch.avro.v1.Alert firing = Alerts.fleet(typeAt[0], "web", null, Severity.critical, Integer.parseInt(typeAt[1]), Map.of());
+            alerts.add(a.startsWith("-") ? Alerts.resolved(firing, Integer.parseInt(typeAt[1])) : firing);
+        }
+        alerts.sort(CausalRank.ORDER);
+        assertThat(alerts).extracting(a -> (a.getStatus() == io.hcwatch.avro.v1.AlertStatus.resolved ? "-" : "") + a.getType() + "@"
+                + java.time.Duration.between(Alerts.T0, a.getEventTime()).toSeconds()).as(why).containsExactly(sent.split(" "));
     }
 
     @Test

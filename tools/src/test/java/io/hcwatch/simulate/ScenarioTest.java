@@ -106,8 +106,10 @@ class ScenarioTest {
     /**
      * A fleet that its Auto Scaling group erodes: correlated_failure comes at most one evaluation
      * step after six of the 18 targets (max(3, 30%)) have failed within a minute, counting those
-     * already drained for replacement, and well before the healthy count reaches zero. Both moments
-     * are read off the health checks the simulator wrote, not off hcwatch.
+     * already drained for replacement and those that passed a check since without recovering (fewer
+     * passes in a row than the healthy threshold: their latency hovers around the timeout), and well
+     * before the healthy count reaches zero. Both moments are read off the health checks the
+     * simulator wrote, not off hcwatch.
      */
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Scenario.class, names = {"TIMEOUT_CUT", "TIMEOUT_CUT_FAST_REPLACEMENT"})
@@ -135,6 +137,7 @@ class ScenarioTest {
         final Map<String, String> states = new java.util.HashMap<>();
         final Map<String, Long> lastFailure = new java.util.HashMap<>();
         final Map<String, Long> drainedAt = new java.util.HashMap<>();
+        final Map<String, Integer> passesInARow = new java.util.HashMap<>();
         long conditionAt = Long.MAX_VALUE;
         long fleetDownAt = Long.MAX_VALUE;
 
@@ -159,8 +162,12 @@ class ScenarioTest {
             drainedAt.remove(target);
             states.put(target, state);
             if (r.getOutcome() == CheckOutcome.pass) {
-                lastFailure.remove(target);
+                passesInARow.merge(target, 1, Integer::sum);
+                if (passesInARow.get(target) >= r.getCheck().getHealthyThreshold()) {
+                    lastFailure.remove(target);
+                }
             } else {
+                passesInARow.put(target, 0);
                 lastFailure.put(target, ts);
             }
             if (ts < onset) {

@@ -63,6 +63,14 @@ public final class CheckSettings {
                 && unhealthyThreshold == null;
     }
 
+    /**
+     * Passes in a row that make a failing target healthy again: the healthy threshold, or 3 when
+     * unknown, as the registry derives a target's state.
+     */
+    public int passesToRecover() {
+        return healthyThreshold == null ? 3 : healthyThreshold;
+    }
+
     /** Human-readable "what changed", e.g. "timeout 5000ms -> 2000ms, path /health -> /deep". */
     public List<String> changesTo(CheckSettings after) {
         List<String> out = new ArrayList<>();

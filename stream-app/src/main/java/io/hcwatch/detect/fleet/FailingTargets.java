@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The targets of a target group that are failing now (a failed check inside the window and no
- * pass since). Replacements still warming up are left out: they belong to replacement_churn, and
+ * The targets of a target group that are failing now ({@link #of}: a failed check inside the
+ * window and no pass since), or that failed within the window, replaced ones counted
+ * ({@link #includingReplaced}: what correlated_failure counts). Replacements still warming up are left out: they belong to replacement_churn, and
  * counting them would page on every rolling deploy. A replacement the load balancer has marked
  * unhealthy is no longer warming up, though: it failed, and leaving it out would let an alert
  * resolve while the Auto Scaling group swaps a dead fleet for new instances that die the same way.
@@ -19,11 +20,12 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
     }
 
     /**
-     * The failing targets, and those that failed within the window and left the target group
-     * while still failing (drained, terminated or silent since: an Auto Scaling group replacing
-     * the targets the load balancer marks unhealthy empties the registry of the very failures
-     * that tell of a correlated cause). A target that drained without a failure, as in a rolling
-     * deploy, is not among them.
+     * The targets that failed within the window and have not recovered since
+     * ({@link TargetRecord#failedUnrecovered}: a pass between timeouts does not hide a target),
+     * and those that failed within the window and left the target group before recovering
+     * (drained, terminated or silent since: an Auto Scaling group replacing the targets the load
+     * balancer marks unhealthy empties the registry of the very failures that tell of a correlated
+     * cause). A target that drained without a failure, as in a rolling deploy, is not among them.
      */
     public static FailingTargets includingReplaced(FleetState s, long now, long windowMillis, long newTargetAge) {
         return of(s, now, windowMillis, newTargetAge, true);
@@ -31,15 +33,16 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
 
     private static FailingTargets of(FleetState s, long now, long windowMillis, long newTargetAge, boolean replaced) {
         List<TargetRecord> failing = new ArrayList<>();
+        int recovery = s.settings().passesToRecover();
         for (TargetRecord t : s.targets().values()) {
-            if (counts(s, t, now, windowMillis, newTargetAge)) {
+            if (replaced ? unrecovered(s, t, now, windowMillis, newTargetAge, recovery) : counts(s, t, now, windowMillis, newTargetAge)) {
                 failing.add(t);
             }
         }
         if (replaced) {
             for (TargetRecord t : s.registry.departed.values()) {
-                if (t.departedAt > now - windowMillis && t.departedAt <= now && counts(s, t, t.departedAt, windowMillis, newTargetAge)
-                        && t.lastFailureAt > now - windowMillis) {
+                if (t.departedAt > now - windowMillis && t.departedAt <= now
+                        && unrecovered(s, t, t.departedAt, windowMillis, newTargetAge, recovery) && t.lastFailureAt > now - windowMillis) {
                     failing.add(t);
                 }
             }
@@ -69,6 +72,22 @@ public record FailingTargets(List<TargetRecord> targets, long earliestOnset, lon
     /** Whether {@code t} is failing for correlation: failing now, and its failures count ({@link Registry#failuresCount}). */
     static boolean counts(FleetState s, TargetRecord t, long now, long windowMillis, long newTargetAge) {
         return t.failingWithin(now, windowMillis) && s.registry.failuresCount(t, now, newTargetAge);
+    }
+
+    /**
+     * Whether {@code t} failed within the window without recovering since, and its failures count
+     * ({@link Registry#failuresCount}). A replacement's failures while it warmed up never count,
+     * not even once it has turned healthy and is no longer new: a rolling deploy is not a failure.
+     */
+    private static boolean unrecovered(FleetState s, TargetRecord t, long now, long windowMillis, long newTargetAge, int recovery) {
+        return t.failedUnrecovered(now, windowMillis, recovery) && s.registry.failuresCount(t, now, newTargetAge)
+                && !failedWarmingUp(s, t, newTargetAge);
+    }
+
+    /** Its latest failure came before it was first healthy, while it was new (joined within the new-target age). */
+    private static boolean failedWarmingUp(FleetState s, TargetRecord t, long newTargetAge) {
+        long joined = s.registry.joinedAt(t);
+        return t.firstHealthyAt > t.lastFailureAt && joined >= 0 && joined > t.lastFailureAt - newTargetAge;
     }
 
     public int size() {

@@ -70,6 +70,21 @@ public final class TargetRecord {
         return lastFailureAt > now - windowMillis || ("haproxy".equals(source) && "unhealthy".equals(state));
     }
 
+    /**
+     * Failed a check inside the window ending at {@code now} and not recovered since: fewer than
+     * {@code passesToRecover} passes in a row after that failure. A target whose check latency
+     * hovers around the timeout passes between its timeouts, and a pass alone would hide it from
+     * a correlated failure while the fleet goes down check by check; the load balancer itself
+     * counts it healthy again only after its healthy threshold. HAProxy logs a server's state
+     * changes only, and UP is that recovery: {@link #failingWithin}.
+     */
+    public boolean failedUnrecovered(long now, long windowMillis, int passesToRecover) {
+        if ("haproxy".equals(source)) {
+            return failingWithin(now, windowMillis);
+        }
+        return lastFailureAt > 0 && lastFailureAt > now - windowMillis && (lastCheckFailed() || consecutivePasses < passesToRecover);
+    }
+
     public String zoneOrUnknown() {
         return zone == null ? "unknown" : zone;
     }

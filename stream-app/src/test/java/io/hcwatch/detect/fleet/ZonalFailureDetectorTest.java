@@ -126,10 +126,12 @@ class ZonalFailureDetectorTest {
             a=4,b=4,c=4  | b-0 fail@-2000; a=4 fail@0; b=4 pass@5000; c=4 pass@5000         | 15000     | a        | one interval after b became clean
             a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000 | 30000 | none | staggered recovery: a, last to be re-checked, is zonal only an interval after c recovered
             a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000; a=4 pass@29000 | 34000 | none | staggered recovery: a recovered within the interval
-            a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000; a=4 fail@30000 | 34000 | a | a still failing an interval after the others recovered: zonal
+            a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000; a=4 fail@30000 | 34000 | none | b and c passed once of the 3 that recover them: the fleet-wide failure still spans the zones
+            a=4,b=4,c=4  | a=4 fail@0; b=4 fail@0; c=4 fail@0; a=4 fail@10000; b=4 fail@10000; c=4 fail@10000; b=4 pass@20000; c=4 pass@24000; b=4 pass@25000; c=4 pass@25000; b=4 pass@26000; c=4 pass@26000; a=4 fail@30000 | 36000 | a | a still failing an interval after the others recovered (3 passes): zonal
             a=4,b=11,c=4 | b-0 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; c=4 pass@3000 | 10000 | a      | 1 of 11 in b failing all along (9%): clean before the onset
             a=4,b=11,c=4 | b-0..1 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; c=4 pass@3000 | 10000 | none | b had 2 of 11 failing until b-1 passed at +3s
-            a=4,b=11,c=4 | b-0..1 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; c=4 pass@3000 | 13000 | a    | one interval after b came under 10%
+            a=4,b=11,c=4 | b-0..1 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; c=4 pass@3000 | 13000 | none | b-1 passed once of the 3 that recover it: two failing in b and four in a span two zones
+            a=4,b=11,c=4 | b-0..1 fail@-5000; a=4 fail@0; b-0 fail@3000; b-1..10 pass@3000; b-1 pass@4000; b-1 pass@5000; c=4 pass@3000 | 15000 | a | one interval after b-1 recovered and b came under 10%
             """)
     void theHoldCountsFromTheLaterOfTheOnsetAndTheOtherZonesBecomingClean(String targets, String checks, long judgedAt,
                                                                          String zone, String why) {
