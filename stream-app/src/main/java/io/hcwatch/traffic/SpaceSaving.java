@@ -3,6 +3,7 @@ package io.hcwatch.traffic;
 import io.hcwatch.avro.internal.HeavyHitter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -125,16 +126,56 @@ public final class SpaceSaving {
         return capacity;
     }
 
-    /** The {@code n} largest counters, largest first (ties by key). */
+    private static final Comparator<Counter> LARGEST_FIRST =
+            (a, b) -> a.count != b.count ? Long.compare(b.count, a.count) : a.key.compareTo(b.key);
+
+    /**
+     * The {@code n} largest counters, largest first (ties by key). A few of a full sketch are
+     * picked in one pass instead of sorting all of it: the flood detector asks for its top five
+     * on every evaluation.
+     */
     public List<HeavyHitter> top(int n) {
-        Counter[] sorted = Arrays.copyOf(heap, size);
-        Arrays.sort(sorted, (a, b) -> a.count != b.count ? Long.compare(b.count, a.count) : a.key.compareTo(b.key));
         int k = Math.min(n, size);
+        Counter[] chosen;
+        if (k * 8 >= size) {
+            chosen = Arrays.copyOf(heap, size);
+            Arrays.sort(chosen, LARGEST_FIRST);
+        } else {
+            chosen = largest(k);
+        }
         List<HeavyHitter> out = new ArrayList<>(k);
         for (int i = 0; i < k; i++) {
-            out.add(new HeavyHitter(sorted[i].key, sorted[i].count, sorted[i].error));
+            out.add(new HeavyHitter(chosen[i].key, chosen[i].count, chosen[i].error));
         }
         return out;
+    }
+
+    /** The {@code k} largest counters in order, by insertion into a sorted run of {@code k}. */
+    private Counter[] largest(int k) {
+        Counter[] run = new Counter[k];
+        int held = 0;
+        for (int i = 0; i < size; i++) {
+            Counter c = heap[i];
+            if (held == k && LARGEST_FIRST.compare(c, run[k - 1]) >= 0) {
+                continue;
+            }
+            int at = held == k ? k - 1 : held++;
+            while (at > 0 && LARGEST_FIRST.compare(c, run[at - 1]) < 0) {
+                run[at] = run[at - 1];
+                at--;
+            }
+            run[at] = c;
+        }
+        return run;
+    }
+
+    /** The largest count (0 when empty): what no key of this sketch can have exceeded. */
+    public long maxCount() {
+        long max = 0;
+        for (int i = 0; i < size; i++) {
+            max = Math.max(max, heap[i].count);
+        }
+        return max;
     }
 
     /** Every counter, largest first. */

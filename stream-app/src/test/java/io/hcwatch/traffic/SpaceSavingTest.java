@@ -101,4 +101,24 @@ class SpaceSavingTest {
         s.add("z", 5);
         assertThat(s.all()).extracting(HeavyHitter::getKey).isEqualTo(List.of("y", "z", "x"));
     }
+
+    /** A few of a full sketch are picked without sorting it: the same counters, in the same order, ties by key. */
+    @Test
+    void topFewOfAFullSketchAreTheFirstOfAllOfItAndMaxCountIsTheFirst() {
+        Random random = new Random(3);
+        for (int round = 0; round < 50; round++) {
+            SpaceSaving s = new SpaceSaving(64);
+            // few distinct counts: many ties, which must fall by key as in the full sort
+            for (int i = 0; i < 2_000; i++) {
+                s.add("k" + random.nextInt(200), 1 + random.nextInt(3));
+            }
+            List<HeavyHitter> all = s.all();
+            for (int n : new int[] {1, 2, 5, 7, 8, 9, 64, 100}) {
+                assertThat(s.top(n)).as("top %d of round %d", n, round).isEqualTo(all.subList(0, Math.min(n, all.size())));
+            }
+            assertThat(s.maxCount()).isEqualTo(all.get(0).getCount());
+        }
+        assertThat(new SpaceSaving(4).maxCount()).isZero();
+        assertThat(new SpaceSaving(4).top(5)).isEmpty();
+    }
 }

@@ -13,6 +13,8 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,7 +25,10 @@ import java.util.Map;
 
 /**
  * Replay throughput on a generated file set, beside a same-run baseline that only reads and
- * decodes the same lines (the least any replay must do). Prints every run and the medians.
+ * decodes the same lines (the least any replay must do). Prints every run and the medians, by the
+ * wall clock and by the CPU time of the thread that runs both passes: on a shared machine the wall
+ * clock also counts the time other processes held the cores, which can swing a round's ratio from
+ * 0.1 to 0.6, while the thread's CPU time counts only its own work (GC and JIT threads excepted).
  */
 public final class ReplayBench {
 
@@ -36,20 +41,30 @@ public final class ReplayBench {
         out.printf("replay benchmark: %,d lines (%s) in %s%n", lines, describe(files), dir);
         List<Double> baseline = new ArrayList<>();
         List<Double> replay = new ArrayList<>();
+        List<Double> baselineCpu = new ArrayList<>();
+        List<Double> replayCpu = new ArrayList<>();
         for (int round = 0; round <= rounds; round++) {
-            double b = baseline(files, lines);
-            double r = replay(files, lines);
+            Rate b = baseline(files, lines);
+            Rate r = replay(files, lines);
             if (round == 0) {
-                out.printf("  warm-up     decode-only %,10.0f lines/s   replay %,10.0f records/s%n", b, r);
+                out.printf("  warm-up     decode-only %,10.0f lines/s   replay %,10.0f records/s%n", b.wall(), r.wall());
                 continue;
             }
-            baseline.add(b);
-            replay.add(r);
-            out.printf("  round %d     decode-only %,10.0f lines/s   replay %,10.0f records/s   ratio %.2f%n", round, b, r, r / b);
+            baseline.add(b.wall());
+            replay.add(r.wall());
+            baselineCpu.add(b.cpu());
+            replayCpu.add(r.cpu());
+            out.printf("  round %d     decode-only %,10.0f lines/s   replay %,10.0f records/s   ratio %.2f"
+                    + "   (per CPU second: %,.0f and %,.0f, ratio %.2f)%n", round, b.wall(), r.wall(), r.wall() / b.wall(),
+                    b.cpu(), r.cpu(), r.cpu() / b.cpu());
         }
         double mb = median(baseline);
         double mr = median(replay);
         out.printf("median: replay %,.0f records/s; decode-only baseline %,.0f lines/s; replay/baseline %.2f%n", mr, mb, mr / mb);
+        double cb = median(baselineCpu);
+        double cr = median(replayCpu);
+        out.printf("median per CPU second of the bench thread: replay %,.0f records; decode-only %,.0f lines; replay/baseline %.2f%n",
+                cr, cb, cr / cb);
         for (Path f : files.values()) {
             Files.deleteIfExists(f);
         }
@@ -85,9 +100,21 @@ public final class ReplayBench {
         return files;
     }
 
-    private static double baseline(Map<Source, Path> files, long lines) throws IOException {
+    /** Lines per second of the wall clock and per second of the bench thread's CPU time. */
+    private record Rate(double wall, double cpu) {
+    }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private static Rate rate(long lines, long startNanos, long startCpuNanos) {
+        return new Rate(lines / ((System.nanoTime() - startNanos) / 1e9),
+                lines / ((THREADS.getCurrentThreadCpuTime() - startCpuNanos) / 1e9));
+    }
+
+    private static Rate baseline(Map<Source, Path> files, long lines) throws IOException {
         Map<Source, Decoder> decoders = Decoders.standard(Topics.defaults(), Map.of("schema.registry.url", "mock://bench"),
                 Clock.systemUTC());
+        long startCpu = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         long decoded = 0;
         for (Map.Entry<Source, Path> e : files.entrySet()) {
@@ -101,21 +128,23 @@ public final class ReplayBench {
                 }
             }
         }
+        Rate rate = rate(lines, start, startCpu);
         if (decoded != lines) {
             throw new IllegalStateException("baseline decoded " + decoded + " of " + lines + " lines");
         }
-        return lines / ((System.nanoTime() - start) / 1e9);
+        return rate;
     }
 
-    private static double replay(Map<Source, Path> files, long lines) {
+    private static Rate replay(Map<Source, Path> files, long lines) {
         ReplayInputs inputs = new ReplayInputs();
         files.forEach(inputs::add);
         ReplaySummary summary = new ReplaySummary();
+        long startCpu = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         new ReplayRun(inputs, Settings.defaults(), Clock.systemUTC()).run(d -> {
             throw new IllegalStateException("benchmark input was rejected: " + d.getError());
         }, summary);
-        double rate = lines / ((System.nanoTime() - start) / 1e9);
+        Rate rate = rate(lines, start, startCpu);
         if (summary.alerts() != 0) {
             throw new IllegalStateException("healthy benchmark input raised " + summary.alertsByType());
         }

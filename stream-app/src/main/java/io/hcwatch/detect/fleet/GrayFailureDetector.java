@@ -56,17 +56,16 @@ public final class GrayFailureDetector implements Detector<FleetState> {
         }
         FleetSettings.Gray g = settings.gray();
         Map<String, Totals> byTarget = new TreeMap<>();
-        Totals all = null;
         for (String key : s.served.byTarget.keySet()) {
             Totals t = s.served.totals(key, now, g.windowMillis());
             if (t.requests() > 0) {
                 byTarget.put(key, t);
-                all = all == null ? t : all.plus(t);
             }
         }
         if (byTarget.size() < 2) {
             return List.of();
         }
+        Totals all = Totals.sum(new ArrayList<>(byTarget.values()));
         Map<String, TargetRecord> records = new TreeMap<>();
         Map<String, List<String>> zones = new TreeMap<>();
         for (String key : byTarget.keySet()) {
@@ -110,15 +109,8 @@ public final class GrayFailureDetector implements Detector<FleetState> {
         if (passing.size() < settings.gray().minZoneTargets()) {
             return null;
         }
-        Totals members = null;
-        for (String k : memberKeys) {
-            members = members == null ? byTarget.get(k) : members.plus(byTarget.get(k));
-        }
-        Totals rest = all.minus(members);
-        Totals inZone = null;
-        for (String k : passing) {
-            inZone = inZone == null ? byTarget.get(k) : inZone.plus(byTarget.get(k));
-        }
+        Totals rest = all.minus(Totals.sum(memberKeys.stream().map(byTarget::get).toList()));
+        Totals inZone = Totals.sum(passing.stream().map(byTarget::get).toList());
         Verdict v = compare(inZone, rest, true, true);
         if (!v.gray()) {
             return null;
@@ -171,18 +163,18 @@ public final class GrayFailureDetector implements Detector<FleetState> {
         double share = x.failedShare();
         boolean errors = x.requests() > 0 && share >= g.minErrorShare() && share >= g.errorRatio() * rest.failedShare();
         boolean latency = false;
-        long samples = x.latency().getTotalCount();
-        long restSamples = rest.latency().getTotalCount();
-        if (judgeLatency && samples > 0 && restSamples > 0
-                && (!counted || (samples >= g.minRequests() && restSamples >= g.minRequests()))) {
-            double p99 = x.latencyAt(99);
+        long samples = x.samples();
+        long restSamples = rest.samples();
+        double p99 = judgeLatency && samples > 0 && restSamples > 0
+                && (!counted || (samples >= g.minRequests() && restSamples >= g.minRequests())) ? x.latencyAt(99) : Double.NaN;
+        // a p99 under the floor settles it before the rest's latencies are merged (NaN: not judged)
+        if (p99 >= g.minP99Millis()) {
             double p50 = x.latencyAt(50);
             double slowFrom = g.latencyRatio() * rest.latencyAt(99);
             // under a few hundred requests a p99 is the slowest one or two: one stray request is not a gray target
             long slow = x.latency().getCountBetweenValues(x.latency().lowestEquivalentValue(Math.round(slowFrom)),
                     x.latency().getMaxValue());
-            latency = p99 >= g.minP99Millis()
-                    && (p99 >= slowFrom && slow >= Math.max(MIN_SLOW, samples / 100) || p50 >= g.latencyRatio() * rest.latencyAt(50));
+            latency = p99 >= slowFrom && slow >= Math.max(MIN_SLOW, samples / 100) || p50 >= g.latencyRatio() * rest.latencyAt(50);
         }
         return new Verdict(errors, latency);
     }

@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -52,25 +53,88 @@ public final class ServedWindow {
         byTarget = SparseMaps.compact(byTarget);
     }
 
-    /** Requests, 5xx and latencies in (now - window, now]. */
-    public record Totals(long requests, long failed, Histogram latency) {
+    /**
+     * Requests, 5xx and latencies in (now - window, now]. The latency histogram is merged only when
+     * a latency is asked for: gray_failure judges every target of a group on every summary, and
+     * most judgements settle on the counts and on the target's own p99.
+     */
+    public static final class Totals {
 
-        static Totals empty() {
-            return new Totals(0, 0, LatencySketch.create());
+        private static final Totals EMPTY = new Totals(0, 0, LatencySketch.create());
+
+        private final long requests;
+        private final long failed;
+        private final long samples;
+        private Supplier<Histogram> merge;
+        private Histogram latency;
+
+        /** @param latency held as it is, not copied: not to be modified */
+        Totals(long requests, long failed, Histogram latency) {
+            this(requests, failed, latency.getTotalCount(), null);
+            this.latency = latency;
         }
 
-        public Totals plus(Totals o) {
-            Histogram h = LatencySketch.create();
-            h.add(latency);
-            h.add(o.latency);
-            return new Totals(requests + o.requests, failed + o.failed, h);
+        private Totals(long requests, long failed, long samples, Supplier<Histogram> merge) {
+            this.requests = requests;
+            this.failed = failed;
+            this.samples = samples;
+            this.merge = merge;
+        }
+
+        static Totals empty() {
+            return EMPTY;
+        }
+
+        /** The sum of {@code parts} (at least one). */
+        public static Totals sum(List<Totals> parts) {
+            if (parts.size() == 1) {
+                return parts.get(0);
+            }
+            long n = 0;
+            long f = 0;
+            long k = 0;
+            for (Totals t : parts) {
+                n += t.requests;
+                f += t.failed;
+                k += t.samples;
+            }
+            List<Totals> held = List.copyOf(parts);
+            return new Totals(n, f, k, () -> {
+                Histogram h = LatencySketch.create();
+                held.forEach(t -> h.add(t.latency()));
+                return h;
+            });
         }
 
         /** What is left of these totals without {@code part}, which they include. */
         public Totals minus(Totals part) {
-            Histogram h = latency.copy();
-            h.subtract(part.latency);
-            return new Totals(requests - part.requests, failed - part.failed, h);
+            return new Totals(requests - part.requests, failed - part.failed, samples - part.samples, () -> {
+                Histogram h = latency().copy();
+                h.subtract(part.latency());
+                return h;
+            });
+        }
+
+        public long requests() {
+            return requests;
+        }
+
+        public long failed() {
+            return failed;
+        }
+
+        /** Latencies logged: the histogram's count, known without merging it. */
+        public long samples() {
+            return samples;
+        }
+
+        /** Not to be modified. */
+        public Histogram latency() {
+            if (latency == null) {
+                latency = merge.get();
+                merge = null;
+            }
+            return latency;
         }
 
         public double failedShare() {
@@ -79,13 +143,14 @@ public final class ServedWindow {
 
         /** The latency at {@code percentile}, NaN when none was logged. */
         public double latencyAt(double percentile) {
-            return latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(percentile);
+            return samples == 0 ? Double.NaN : latency().getValueAtPercentile(percentile);
         }
     }
 
+    /** The returned totals hold the target's window as kept between calls: read them before the next {@link #add}. */
     public Totals totals(String target, long now, long windowMillis) {
         Served s = byTarget.get(target);
-        return s == null ? Totals.empty() : s.totals(now, windowMillis, slotMillis);
+        return s == null ? Totals.empty() : s.totals(now, windowMillis);
     }
 
     /** One target's slots. */
@@ -96,6 +161,11 @@ public final class ServedWindow {
         public long lastAt;
         @JsonIgnore
         private Histogram[] latency;
+        /** The last window handed out, and which slot (by start) each index gave it (MIN_VALUE: none). */
+        @JsonIgnore
+        private Totals window;
+        @JsonIgnore
+        private long[] windowStarts;
 
         public Served() {
         }
@@ -124,23 +194,53 @@ public final class ServedWindow {
             failed[i] += fivexx;
             latency[i] = LatencySketch.merge(latency[i], sketch);
             lastAt = Math.max(lastAt, ts);
+            if (window != null && windowStarts[i] == start) {
+                Histogram h = LatencySketch.merge(window.latency(), sketch);
+                window = new Totals(window.requests() + n, window.failed() + fivexx, h);
+            }
         }
 
-        Totals totals(long now, long windowMillis, long slotMillis) {
-            long n = 0;
-            long f = 0;
-            Histogram h = LatencySketch.create();
-            for (int i = 0; i < slotStart.length; i++) {
-                // slots start on evaluation steps: at a step, the window's slots are those that started in it
-                if (slotStart[i] >= now - windowMillis && slotStart[i] < now) {
-                    n += requests[i];
-                    f += failed[i];
-                    if (latency[i] != null) {
-                        h.add(latency[i]);
+        /**
+         * The slots in the window at {@code now}. The sum is kept, with which slot (by start) each
+         * index gave it, and reused while the window covers the same slots; a count added to one of
+         * them is folded in. Between two evaluation steps every summary is judged against the same
+         * slots, so each is merged once per step instead of once per summary.
+         */
+        Totals totals(long now, long windowMillis) {
+            if (window == null || !sameSlots(now, windowMillis)) {
+                long[] starts = new long[slotStart.length];
+                long n = 0;
+                long f = 0;
+                Histogram h = LatencySketch.create();
+                for (int i = 0; i < slotStart.length; i++) {
+                    starts[i] = Long.MIN_VALUE;
+                    if (included(i, now, windowMillis)) {
+                        starts[i] = slotStart[i];
+                        n += requests[i];
+                        f += failed[i];
+                        if (latency[i] != null) {
+                            h.add(latency[i]);
+                        }
                     }
                 }
+                window = new Totals(n, f, h);
+                windowStarts = starts;
             }
-            return new Totals(n, f, h);
+            return window;
+        }
+
+        /** Slots start on evaluation steps: at a step, the window's slots are those that started in it. */
+        private boolean included(int i, long now, long windowMillis) {
+            return slotStart[i] >= now - windowMillis && slotStart[i] < now;
+        }
+
+        private boolean sameSlots(long now, long windowMillis) {
+            for (int i = 0; i < slotStart.length; i++) {
+                if (windowStarts[i] != (included(i, now, windowMillis) ? slotStart[i] : Long.MIN_VALUE)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @JsonProperty("latency")

@@ -55,7 +55,7 @@ public final class FloodState {
         /** The largest count any client has in this second: no client can have sent more. */
         long maxClientCount(int capacity) {
             if (maxClient < 0) {
-                maxClient = largest(clientSketch(capacity));
+                maxClient = clientSketch(capacity).maxCount();
             }
             return maxClient;
         }
@@ -63,14 +63,9 @@ public final class FloodState {
         /** The largest count any request key has in this second. */
         long maxKeyCount(int capacity) {
             if (maxKey < 0) {
-                maxKey = largest(keySketch(capacity));
+                maxKey = keySketch(capacity).maxCount();
             }
             return maxKey;
-        }
-
-        private static long largest(SpaceSaving sketch) {
-            List<HeavyHitter> top = sketch.top(1);
-            return top.isEmpty() ? 0 : top.get(0).getCount();
         }
 
         SpaceSaving clientSketch(int capacity) {
