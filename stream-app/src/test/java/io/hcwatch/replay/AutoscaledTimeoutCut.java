@@ -72,7 +72,6 @@ final class AutoscaledTimeoutCut {
         int failures;
         long unhealthyAt = -1;
         long drainedAt = -1;
-        boolean lastFailed;
         long lastFailureAt = -1;
         boolean everHealthy;
 
@@ -222,7 +221,6 @@ final class AutoscaledTimeoutCut {
     }
 
     private static void check(Target t, long now, boolean failed) {
-        t.lastFailed = failed;
         if (failed) {
             t.failures++;
             t.passes = 0;
@@ -246,14 +244,15 @@ final class AutoscaledTimeoutCut {
     }
 
     /**
-     * Distinct targets whose latest check failed within the window, drained ones included;
-     * a replacement counts once the ALB has marked it unhealthy.
+     * Distinct targets that failed a check within the window and have not recovered since (fewer
+     * than the healthy threshold's passes in a row: a pass between two timeouts does not make a
+     * target well), drained ones included; a replacement counts once the ALB has marked it unhealthy.
      */
     private int failingWithin(long now) {
         int n = 0;
         for (Target t : all) {
             boolean established = t.everHealthy || t.unhealthyAt >= 0;
-            if (t.lastFailed && t.lastFailureAt > now - WINDOW_MS && established) {
+            if (t.passes < HEALTHY_THRESHOLD && t.lastFailureAt > now - WINDOW_MS && established) {
                 n++;
             }
         }
