@@ -7,6 +7,8 @@ import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.avro.v1.IncidentChange;
 import io.hcwatch.avro.v1.IncidentMember;
+import io.hcwatch.incident.CausalRank;
+import io.hcwatch.incident.IncidentScope;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
@@ -29,11 +31,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -376,15 +380,18 @@ public final class Demo {
                     Console.signed(Duration.ofMillis(first.getEventTime().toEpochMilli() - onset)),
                     episodes + (open ? ", firing at the end" : ", resolved")));
         }
-        incidents(report.incidents(), onset);
+        incidents(report.incidents(), byKey, onset);
         console.line(String.format(Locale.ROOT, "  %-24s %s", "in real life", options.scenario().realWorld()));
     }
 
     /**
      * One block per incident, as PagerDuty gets it: its key, headline, severity, pages and outcome,
-     * then its members (the timeline) with their role in the story.
+     * then its members (the timeline) with their role in the story. An open incident's last page
+     * carries the members it had then (a member that changes neither headline nor severity is not
+     * paged; it goes with the resolve): the alerts of its scope that joined since are listed too,
+     * marked as not paged yet, so the story is whole.
      */
-    private void incidents(List<Incident> pages, long onset) {
+    private void incidents(List<Incident> pages, Map<String, List<Alert>> alertsByKey, long onset) {
         Map<String, Incident> last = new LinkedHashMap<>();
         Map<String, Integer> count = new LinkedHashMap<>();
         for (Incident i : pages) {
@@ -404,10 +411,29 @@ public final class Demo {
                     i.getHeadlineType(), i.getSeverity(), Console.signed(Duration.ofMillis(i.getOpenedAt().toEpochMilli() - onset)),
                     count.get(i.getIncidentId()), resolved ? "resolved" : "open at the end"));
             console.line(String.format(Locale.ROOT, format, "role", "member", "worst", "first fired", "resolved"));
+            Set<String> paged = new HashSet<>();
             for (IncidentMember m : i.getMembers()) {
+                paged.add(m.getDedupKey());
                 console.line(String.format(Locale.ROOT, format, m.getRole(), truncate(m.getDedupKey(), 40), m.getSeverity(),
                         Console.signed(Duration.ofMillis(m.getFirstFired().toEpochMilli() - onset)),
                         m.getResolved() == null ? "firing" : Console.signed(Duration.ofMillis(m.getResolved().toEpochMilli() - onset))));
+            }
+            if (!resolved) {
+                for (List<Alert> notes : alertsByKey.values()) {
+                    Alert first = notes.get(0);
+                    if (paged.contains(first.getDedupKey()) || !IncidentScope.of(first).key().equals(i.getIncidentKey())
+                            || first.getEventTime().isBefore(i.getOpenedAt())) {
+                        continue;
+                    }
+                    Alert latest = notes.get(notes.size() - 1);
+                    String worst = notes.stream().filter(n -> n.getStatus() == AlertStatus.firing).map(Alert::getSeverity)
+                            .min(Comparator.naturalOrder()).map(Enum::name).orElse(first.getSeverity().name());
+                    console.line(String.format(Locale.ROOT, format, CausalRank.role(CausalRank.rank(first)).id(),
+                            truncate(first.getDedupKey(), 40), worst,
+                            Console.signed(Duration.ofMillis(first.getEventTime().toEpochMilli() - onset)),
+                            (latest.getStatus() == AlertStatus.firing ? "firing" : Console.signed(Duration.ofMillis(
+                                    latest.getEventTime().toEpochMilli() - onset))) + " (not paged yet: goes with the resolve)"));
+                }
             }
         }
     }
