@@ -13,14 +13,15 @@ import java.util.List;
  * each checked every {@code intervalMs} on its own phase, all passing until {@code cutAt}. From the
  * cut, target j times out from its first check at or after {@code cutAt + j × spreadMs / targets}
  * (load moves onto fewer targets, one after another), its checks following {@code pattern} from
- * there ({@code T} a timeout, {@code .} a pass; its latency hovers around the timeout before it
- * stays over; it starts with a timeout and ends with a pass), then timing out. The ALB marks a target unhealthy at its
- * {@value #UNHEALTHY_THRESHOLD}-th consecutive failure; {@code drainMs} later the Auto Scaling group
- * deregisters it and the ALB stops checking it, with a {@code draining} record or, as the ALB's
- * health-check log, with silence. Its replacement registers {@code launchMs} after that and, cold
- * under the cut, times out from its first check in state {@code initial} until it too is unhealthy
- * and replaced. No check carries the target's state but {@code initial} and {@code draining}: the
- * rest the registry derives from the thresholds, as from a raw log line.
+ * there ({@code T} a timeout, {@code .} a pass: its latency hovers around the timeout before it
+ * stays over; the pattern starts with a timeout and ends with a pass), then timing out. The ALB
+ * marks a target unhealthy at its {@value #UNHEALTHY_THRESHOLD}nd consecutive failure (the
+ * registry's threshold when none is configured); {@code drainMs} later the Auto Scaling group
+ * deregisters it and the ALB stops checking it, with a {@code draining} record or, as in the ALB's
+ * health-check log, with silence. Its replacement registers {@value #LAUNCH_MS} ms after that and,
+ * cold under the cut, times out from its first check in state {@code initial} until it too is
+ * unhealthy and replaced. No check carries the target's state but {@code initial} and
+ * {@code draining}: the registry derives the rest from the thresholds, as from a raw log line.
  */
 final class CascadingFleet {
 
@@ -37,10 +38,10 @@ final class CascadingFleet {
     private int replacements;
 
     CascadingFleet(int targets, long intervalMs, long spreadMs, String pattern, long drainMs, boolean drainingRecord) {
-        this.pattern = pattern;
         this.targets = targets;
         this.intervalMs = intervalMs;
         this.spreadMs = spreadMs;
+        this.pattern = pattern;
         this.drainMs = drainMs;
         this.drainingRecord = drainingRecord;
     }
