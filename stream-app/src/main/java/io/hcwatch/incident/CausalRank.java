@@ -3,6 +3,7 @@ package io.hcwatch.incident;
 import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,6 +47,13 @@ public final class CausalRank {
             .thenComparingInt(CausalRank::rank);
 
     private CausalRank() {
+    }
+
+    /** The alerts in {@link #ORDER}, as a new list. */
+    public static List<Alert> inOrder(List<Alert> alerts) {
+        List<Alert> out = new ArrayList<>(alerts);
+        out.sort(ORDER);
+        return out;
     }
 
     /** The alert's rank: its row's index, or after every row for a type the table does not know. */

@@ -241,12 +241,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
 
     /** Sends one key's notifications, those of one event time cause first ({@link CausalRank#ORDER}). */
     private void emit(List<Notification> notifications) {
-        List<Alert> out = new ArrayList<>(notifications.size());
-        for (Notification n : notifications) {
-            out.add(alerts.toAlert(n));
-        }
-        out.sort(CausalRank.ORDER);
-        for (Alert alert : out) {
+        for (Alert alert : CausalRank.inOrder(notifications.stream().map(alerts::toAlert).toList())) {
             metrics.alert(alert.getType(), alert.getSeverity().name(), alert.getStatus().name());
             context.forward(new Record<>(alert.getDedupKey(), new MonitorOutput.Raised(alert), alert.getEventTime().toEpochMilli()));
         }
