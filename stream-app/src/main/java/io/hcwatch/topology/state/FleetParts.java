@@ -1,0 +1,260 @@
+package io.hcwatch.topology.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A target group stored in parts, so that a commit rewrites what its checks changed:
+ * <ul>
+ * <li>{@code c}: its clock and where its step history's ring stands (every commit that touched it);
+ * <li>{@code u}: what each check moves of every target (last seen, last pass or failure, the runs
+ *     of passes and failures, the last latency): rows of a few bytes, in the registry's order;
+ * <li>{@code t}: the rest of each target (identity, zone, state, since when): rewritten only when
+ *     one of them changes state, joins or leaves; {@code d}: the targets that left;
+ * <li>{@code h/N}: the step history's ring in chunks of {@value #HISTORY_CHUNK} entries: a step
+ *     rewrites one chunk, not the hour;
+ * <li>{@code l/aN}, {@code l/fN}, {@code l/pN}: each slot of the all, failing and passing latency
+ *     windows: a check rewrites the live slot only;
+ * <li>{@code w}, {@code s}: traffic counts and per-target served windows (access logs);
+ * <li>{@code m}: the head, everything else (pool, settings, zones, alerts): seldom changes.
+ * </ul>
+ */
+final class FleetParts implements StateSplit {
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    static final int HISTORY_CHUNK = 4;
+
+    private static final String[] CLOCK = {"clock", "lastStep", "lastInput", "historyNext", "historySize", "historyRing"};
+    private static final String[] TARGET_MOVES = {"lastSeen", "lastPassAt", "lastFailureAt", "consecutivePasses",
+            "consecutiveFailures", "lastLatencyMs"};
+    private static final String[] TARGET_REST = {"key", "id", "ip", "port", "zone", "source", "firstSeen", "registeredAt",
+            "state", "sawInitial", "firstHealthyAt", "lastOutcome", "firstFailureAt", "firstPassAt", "lastReason",
+            "lastStatusCode", "firstLatencyMs", "unhealthySince", "departedAt"};
+    private static final String[] TARGET_ALL = concat(TARGET_REST, TARGET_MOVES);
+    private static final String[] HISTORY = {"at", "p50", "p99", "healthy", "requestRate", "known"};
+    private static final String[] SLOT = {"start", "slot"};
+    private static final String[] LATENCY = {"all", "failing", "passing"};
+
+    @Override
+    public void split(ObjectNode tree, Map<String, byte[]> parts) {
+        ObjectNode state = (ObjectNode) tree.get("state");
+        ObjectNode clock = (ObjectNode) tree.remove("time");
+        if (clock == null) {
+            clock = JSON.objectNode();
+        }
+        if (state != null && state.get("history") instanceof ObjectNode history) {
+            splitHistory(history, clock, parts);
+        }
+        parts.put("c", CompactRows.encode(List.of(clock), CLOCK));
+        if (state == null) {
+            return;
+        }
+        if (state.get("registry") instanceof ObjectNode registry) {
+            if (registry.remove("targets") instanceof ObjectNode targets && !targets.isEmpty()) {
+                List<ObjectNode> rest = CompactRows.entries(targets, "key");
+                List<ObjectNode> moves = new ArrayList<>(rest.size());
+                for (ObjectNode target : rest) {
+                    ObjectNode moved = JSON.objectNode();
+                    for (String f : TARGET_MOVES) {
+                        JsonNode v = target.remove(f);
+                        if (v != null) {
+                            moved.set(f, v);
+                        }
+                    }
+                    moves.add(moved);
+                }
+                parts.put("t", CompactRows.encode(rest, TARGET_REST));
+                parts.put("u", CompactRows.encode(moves, TARGET_MOVES));
+            }
+            if (registry.remove("departed") instanceof ObjectNode departed && !departed.isEmpty()) {
+                parts.put("d", CompactRows.encode(CompactRows.entries(departed, "key"), TARGET_ALL));
+            }
+        }
+        forEachWindow(state, (name, histogram) -> splitSlots(name, histogram, parts));
+        moveOut(state, "traffic", "w", parts);
+        moveOut(state, "served", "s", parts);
+    }
+
+    @Override
+    public void join(ObjectNode tree, Map<String, byte[]> parts) {
+        ObjectNode clock = CompactRows.decode(require(parts, "c"), CLOCK).get(0);
+        ObjectNode state = (ObjectNode) tree.get("state");
+        if (state != null && state.get("history") instanceof ObjectNode history) {
+            joinHistory(history, clock, parts);
+        }
+        tree.set("time", clock);
+        if (state == null) {
+            return;
+        }
+        if (state.get("registry") instanceof ObjectNode registry) {
+            ObjectNode targets = registry.putObject("targets");
+            byte[] rest = parts.get("t");
+            if (rest != null) {
+                List<ObjectNode> rows = CompactRows.decode(rest, TARGET_REST);
+                List<ObjectNode> moves = CompactRows.decode(require(parts, "u"), TARGET_MOVES);
+                if (moves.size() != rows.size()) {
+                    throw new IllegalStateException("stored target group has " + rows.size() + " targets but " + moves.size()
+                            + " targets' moves");
+                }
+                for (int i = 0; i < rows.size(); i++) {
+                    ObjectNode target = rows.get(i);
+                    target.setAll(moves.get(i));
+                    targets.set(target.remove("key").asText(), target);
+                }
+            }
+            ObjectNode departed = registry.putObject("departed");
+            byte[] left = parts.get("d");
+            if (left != null) {
+                for (ObjectNode target : CompactRows.decode(left, TARGET_ALL)) {
+                    departed.set(target.remove("key").asText(), target);
+                }
+            }
+        }
+        forEachWindow(state, (name, histogram) -> joinSlots(name, histogram, parts));
+        moveIn(state, "traffic", "w", parts);
+        moveIn(state, "served", "s", parts);
+    }
+
+    /** The ring's arrays go into chunks; its cursor and length into the clock part, which every step rewrites anyway. */
+    private static void splitHistory(ObjectNode history, ObjectNode clock, Map<String, byte[]> parts) {
+        JsonNode at = history.get("at");
+        int ring = at == null || at.isNull() ? -1 : at.size();
+        clock.set("historyNext", history.remove("next"));
+        clock.set("historySize", history.remove("size"));
+        clock.put("historyRing", ring);
+        List<ArrayNode> columns = new ArrayList<>(HISTORY.length);
+        for (String column : HISTORY) {
+            JsonNode values = history.remove(column);
+            columns.add(values instanceof ArrayNode a ? a : null);
+        }
+        for (int from = 0; from < ring; from += HISTORY_CHUNK) {
+            List<ObjectNode> rows = new ArrayList<>(HISTORY_CHUNK);
+            for (int i = from; i < Math.min(ring, from + HISTORY_CHUNK); i++) {
+                ObjectNode row = JSON.objectNode();
+                for (int c = 0; c < HISTORY.length; c++) {
+                    if (columns.get(c) != null) {
+                        row.set(HISTORY[c], columns.get(c).get(i));
+                    }
+                }
+                rows.add(row);
+            }
+            parts.put("h/" + from / HISTORY_CHUNK, CompactRows.encode(rows, HISTORY));
+        }
+    }
+
+    private static void joinHistory(ObjectNode history, ObjectNode clock, Map<String, byte[]> parts) {
+        moveField(clock, "historyNext", history, "next");
+        moveField(clock, "historySize", history, "size");
+        JsonNode ringNode = clock.remove("historyRing");
+        int ring = ringNode == null ? -1 : ringNode.asInt();
+        if (ring < 0) {
+            return;
+        }
+        List<ArrayNode> columns = new ArrayList<>(HISTORY.length);
+        for (String column : HISTORY) {
+            columns.add(history.putArray(column));
+        }
+        for (int chunk = 0; chunk * HISTORY_CHUNK < ring; chunk++) {
+            for (ObjectNode row : CompactRows.decode(require(parts, "h/" + chunk), HISTORY)) {
+                for (int c = 0; c < HISTORY.length; c++) {
+                    columns.get(c).add(row.get(HISTORY[c]));
+                }
+            }
+        }
+    }
+
+    /** Each latency window the state has, with the letter its parts are named by. */
+    private static void forEachWindow(ObjectNode state, java.util.function.BiConsumer<String, ObjectNode> visit) {
+        if (state.get("latency") instanceof ObjectNode latency) {
+            for (String window : LATENCY) {
+                if (latency.get(window) instanceof ObjectNode histogram) {
+                    visit.accept(window.substring(0, 1), histogram);
+                }
+            }
+        }
+    }
+
+    /** A latency window's slots, one part each that holds anything; its head keeps the slot count. */
+    private static void splitSlots(String name, ObjectNode histogram, Map<String, byte[]> parts) {
+        JsonNode starts = histogram.remove("slotStart");
+        JsonNode slots = histogram.remove("slots");
+        int n = starts == null ? 0 : starts.size();
+        histogram.put("ring", n);
+        for (int i = 0; i < n; i++) {
+            JsonNode slot = slots == null ? null : slots.get(i);
+            if (starts.get(i).longValue() != Long.MIN_VALUE || (slot != null && !slot.isNull())) {
+                ObjectNode row = JSON.objectNode();
+                row.set("start", starts.get(i));
+                row.set("slot", slot);
+                parts.put("l/" + name + i, CompactRows.encode(List.of(row), SLOT));
+            }
+        }
+    }
+
+    private static void joinSlots(String name, ObjectNode histogram, Map<String, byte[]> parts) {
+        int n = histogram.remove("ring").asInt();
+        ArrayNode starts = histogram.putArray("slotStart");
+        ArrayNode slots = histogram.putArray("slots");
+        for (int i = 0; i < n; i++) {
+            byte[] part = parts.get("l/" + name + i);
+            if (part == null) {
+                starts.add(Long.MIN_VALUE);
+                slots.addNull();
+            } else {
+                ObjectNode row = CompactRows.decode(part, SLOT).get(0);
+                starts.add(row.get("start"));
+                slots.add(row.get("slot") == null ? JSON.nullNode() : row.get("slot"));
+            }
+        }
+    }
+
+    private static void moveOut(ObjectNode state, String field, String part, Map<String, byte[]> parts) {
+        JsonNode value = state.remove(field);
+        if (value != null) {
+            try {
+                parts.put(part, MonitoredCodec.STRICT.writeValueAsBytes(value));
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not encode monitor state", e);
+            }
+        }
+    }
+
+    private static void moveIn(ObjectNode state, String field, String part, Map<String, byte[]> parts) {
+        byte[] bytes = parts.get(part);
+        if (bytes != null) {
+            try {
+                state.set(field, MonitoredCodec.STRICT.readTree(bytes));
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void moveField(ObjectNode from, String name, ObjectNode to, String as) {
+        JsonNode v = from.remove(name);
+        if (v != null) {
+            to.set(as, v);
+        }
+    }
+
+    private static byte[] require(Map<String, byte[]> parts, String name) {
+        byte[] part = parts.get(name);
+        if (part == null) {
+            throw new IllegalStateException("stored target group lacks its part '" + name + "' (has " + parts.keySet() + ")");
+        }
+        return part;
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
