@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -16,11 +17,12 @@ import java.util.Map;
 /**
  * JSON objects of known fields written as rows of values, without field names: what a part of a
  * key's state holds many of (a target group's targets, its step history) takes a few bytes a
- * value instead of a JSON object's tens. Each value is a tag byte and its payload; epoch
- * timestamps are written as the difference from the timestamp before them in the part (targets
- * checked together are milliseconds apart), other integers as zigzag varints, a string seen earlier
- * in the part as its index. Decoding gives back the same tree values, so the state read from the
- * tree is the state written.
+ * value instead of a JSON object's tens. A row is its values' 4-bit tags, two a byte, then their
+ * payloads: epoch timestamps as the difference from the timestamp before them in the part
+ * (targets checked together are milliseconds apart), other integers and whole floating-point
+ * values (latency quantiles are whole milliseconds) as zigzag varints, a string seen earlier in the
+ * part as its index, base64 text as its bytes. Decoding gives back the same tree values, of the
+ * same node types, so the state read from the tree is the state written.
  */
 final class CompactRows {
 
@@ -36,6 +38,9 @@ final class CompactRows {
     private static final int SEEN_TEXT = 8;
     private static final int TEXT = 9;
     private static final int TREE = 10;
+    private static final int WHOLE_FLOAT = 11;
+    private static final int WHOLE_DOUBLE = 12;
+    private static final int BASE64 = 13;
     /** Integers from here up are epoch milliseconds (2001 on), written against the previous one. */
     private static final long EPOCH_MILLIS = 1_000_000_000_000L;
 
@@ -48,10 +53,11 @@ final class CompactRows {
         out.varint(rows.size());
         for (ObjectNode row : rows) {
             int known = 0;
-            for (String column : columns) {
-                JsonNode value = row.get(column);
+            out.row(columns.length);
+            for (int c = 0; c < columns.length; c++) {
+                JsonNode value = row.get(columns[c]);
                 known += value == null ? 0 : 1;
-                out.value(value);
+                out.value(c, value);
             }
             if (known != row.size()) {
                 List<String> extra = new ArrayList<>();
@@ -72,8 +78,10 @@ final class CompactRows {
         List<ObjectNode> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             ObjectNode row = JSON.objectNode();
-            for (String column : columns) {
-                JsonNode value = in.value();
+            in.row(columns.length);
+            for (int c = 0; c < columns.length; c++) {
+                String column = columns[c];
+                JsonNode value = in.value(c);
                 if (value != null) {
                     row.set(column, value);
                 }
@@ -92,49 +100,90 @@ final class CompactRows {
         private long lastTime;
         private final Map<String, Integer> seen = new HashMap<>();
 
-        void value(JsonNode v) {
+        /** Where the current row's tags are. */
+        private int tagsAt;
+
+        void row(int columns) {
+            tagsAt = size;
+            for (int i = 0; i < (columns + 1) / 2; i++) {
+                put(0);
+            }
+        }
+
+        private void tag(int column, int tag) {
+            buf[tagsAt + column / 2] |= (byte) (tag << (4 * (column % 2)));
+        }
+
+        void value(int column, JsonNode v) {
             if (v == null || v.isMissingNode()) {
-                put(ABSENT);
+                tag(column, ABSENT);
             } else if (v.isNull()) {
-                put(NULL);
+                tag(column, NULL);
             } else if (v.isBoolean()) {
-                put(v.booleanValue() ? TRUE : FALSE);
+                tag(column, v.booleanValue() ? TRUE : FALSE);
             } else if (v.isIntegralNumber() && v.canConvertToLong()) {
                 long x = v.longValue();
                 if (x >= EPOCH_MILLIS) {
-                    put(TIME);
+                    tag(column, TIME);
                     varint(zigzag(x - lastTime));
                     lastTime = x;
                 } else {
-                    put(INTEGER);
+                    tag(column, INTEGER);
                     varint(zigzag(x));
                 }
-            } else if (v.isFloatingPointNumber() && !v.isBigDecimal()) {
+            } else if (v.isFloat() || v.isDouble()) {
                 double d = v.doubleValue();
-                if ((float) d == d || v.isFloat()) {
-                    put(FLOAT);
-                    fixed(Float.floatToRawIntBits((float) d), 4);
+                long whole = (long) d;
+                if (Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits((double) whole)) {
+                    tag(column, v.isFloat() ? WHOLE_FLOAT : WHOLE_DOUBLE);
+                    varint(zigzag(whole));
+                } else if (v.isFloat()) {
+                    tag(column, FLOAT);
+                    fixed(Float.floatToRawIntBits(v.floatValue()), 4);
                 } else {
-                    put(DOUBLE);
+                    tag(column, DOUBLE);
                     fixed(Double.doubleToRawLongBits(d), 8);
                 }
             } else if (v.isTextual()) {
-                Integer index = seen.get(v.textValue());
-                if (index != null) {
-                    put(SEEN_TEXT);
-                    varint(index);
-                } else {
-                    seen.put(v.textValue(), seen.size());
-                    put(TEXT);
-                    bytes(v.textValue().getBytes(StandardCharsets.UTF_8));
-                }
+                text(column, v.textValue());
             } else {
-                put(TREE);
+                tag(column, TREE);
                 try {
                     bytes(MonitoredCodec.STRICT.writeValueAsBytes(v));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
+            }
+        }
+
+        private void text(int column, String text) {
+            Integer index = seen.get(text);
+            if (index != null) {
+                tag(column, SEEN_TEXT);
+                varint(index);
+                return;
+            }
+            seen.put(text, seen.size());
+            byte[] raw = base64(text);
+            if (raw != null) {
+                tag(column, BASE64);
+                bytes(raw);
+            } else {
+                tag(column, TEXT);
+                bytes(text.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+
+        /** The bytes of canonical base64 text (what encoding them gives back exactly), else null. */
+        private static byte[] base64(String text) {
+            if (text.length() < 8 || text.length() % 4 != 0) {
+                return null;
+            }
+            try {
+                byte[] raw = Base64.getDecoder().decode(text);
+                return Base64.getEncoder().encodeToString(raw).equals(text) ? raw : null;
+            } catch (IllegalArgumentException e) {
+                return null;
             }
         }
 
@@ -185,8 +234,15 @@ final class CompactRows {
             this.buf = buf;
         }
 
-        JsonNode value() {
-            int tag = buf[at++];
+        private int tagsAt;
+
+        void row(int columns) {
+            tagsAt = at;
+            at += (columns + 1) / 2;
+        }
+
+        JsonNode value(int column) {
+            int tag = (buf[tagsAt + column / 2] >> (4 * (column % 2))) & 0xf;
             return switch (tag) {
                 case ABSENT -> null;
                 case NULL -> JSON.nullNode();
@@ -197,14 +253,13 @@ final class CompactRows {
                     lastTime += unzigzag(varint());
                     yield number(lastTime);
                 }
+                case WHOLE_FLOAT -> JSON.numberNode((float) unzigzag(varint()));
+                case WHOLE_DOUBLE -> JSON.numberNode((double) unzigzag(varint()));
                 case FLOAT -> JSON.numberNode(Float.intBitsToFloat((int) fixed(4)));
                 case DOUBLE -> JSON.numberNode(Double.longBitsToDouble(fixed(8)));
                 case SEEN_TEXT -> JSON.textNode(seen.get((int) varint()));
-                case TEXT -> {
-                    String s = new String(bytes(), StandardCharsets.UTF_8);
-                    seen.add(s);
-                    yield JSON.textNode(s);
-                }
+                case TEXT -> text(new String(bytes(), StandardCharsets.UTF_8));
+                case BASE64 -> text(Base64.getEncoder().encodeToString(bytes()));
                 case TREE -> {
                     try {
                         yield MonitoredCodec.STRICT.readTree(bytes());
@@ -214,6 +269,11 @@ final class CompactRows {
                 }
                 default -> throw new IllegalStateException("stored rows hold an unknown value tag " + tag);
             };
+        }
+
+        private JsonNode text(String s) {
+            seen.add(s);
+            return JSON.textNode(s);
         }
 
         private static JsonNode number(long x) {
