@@ -20,8 +20,8 @@ import java.util.Map;
  *     one of them changes state, joins or leaves; {@code d}: the targets that left;
  * <li>{@code h/N}: the step history's ring in chunks of {@value #HISTORY_CHUNK} entries: a step
  *     rewrites one chunk, not the hour;
- * <li>{@code l/aN}, {@code l/fN}, {@code l/pN}: each slot of the all, failing and passing latency
- *     windows: a check rewrites the live slot only;
+ * <li>{@code l/N}: slot N of the all, failing and passing latency windows: a check rewrites the
+ *     live slot only;
  * <li>{@code w}, {@code s}: traffic counts and per-target served windows (access logs);
  * <li>{@code m}: the head, everything else (pool, settings, zones, alerts): seldom changes.
  * </ul>
@@ -39,7 +39,7 @@ final class FleetParts implements StateSplit {
             "lastStatusCode", "firstLatencyMs", "unhealthySince", "departedAt"};
     private static final String[] TARGET_ALL = concat(TARGET_REST, TARGET_MOVES);
     private static final String[] HISTORY = {"at", "p50", "p99", "healthy", "requestRate", "known"};
-    private static final String[] SLOT = {"start", "slot"};
+    private static final String[] SLOTS = {"allStart", "all", "failingStart", "failing", "passingStart", "passing"};
     private static final String[] LATENCY = {"all", "failing", "passing"};
     private static final String[] SERVED_TARGET = {"target", "lastAt"};
     private static final String[] SERVED_SLOT = {"target", "start", "requests", "failed", "latency"};
@@ -80,7 +80,7 @@ final class FleetParts implements StateSplit {
                 parts.put("d", CompactRows.encode(CompactRows.entries(departed, "key"), TARGET_ALL));
             }
         }
-        forEachWindow(state, (name, histogram) -> splitSlots(name, histogram, parts));
+        splitLatency(state, parts);
         moveOut(state, "traffic", "w", parts);
         if (state.get("served") instanceof ObjectNode served) {
             splitServed(served, parts);
@@ -123,7 +123,7 @@ final class FleetParts implements StateSplit {
                 }
             }
         }
-        forEachWindow(state, (name, histogram) -> joinSlots(name, histogram, parts));
+        joinLatency(state, parts);
         moveIn(state, "traffic", "w", parts);
         moveIn(state, "served", "s", parts);
         if (state.get("served") instanceof ObjectNode served) {
@@ -179,13 +179,62 @@ final class FleetParts implements StateSplit {
         }
     }
 
-    /** Each latency window the state has, with the letter its parts are named by. */
-    private static void forEachWindow(ObjectNode state, java.util.function.BiConsumer<String, ObjectNode> visit) {
-        if (state.get("latency") instanceof ObjectNode latency) {
-            for (String window : LATENCY) {
-                if (latency.get(window) instanceof ObjectNode histogram) {
-                    visit.accept(window.substring(0, 1), histogram);
+    /**
+     * The latency windows' slots, one part per slot index ({@code l/N}) holding that slot of each
+     * window that has anything in it: the windows share their slot length, so a check rewrites one
+     * part for all of them. Each window's head keeps its slot count.
+     */
+    private static void splitLatency(ObjectNode state, Map<String, byte[]> parts) {
+        if (!(state.get("latency") instanceof ObjectNode latency)) {
+            return;
+        }
+        List<ObjectNode> rows = new ArrayList<>();
+        for (String window : LATENCY) {
+            if (!(latency.get(window) instanceof ObjectNode histogram)) {
+                continue;
+            }
+            JsonNode starts = histogram.remove("slotStart");
+            JsonNode slots = histogram.remove("slots");
+            int n = starts == null ? 0 : starts.size();
+            histogram.put("ring", n);
+            for (int i = 0; i < n; i++) {
+                JsonNode slot = slots == null ? null : slots.get(i);
+                if (starts.get(i).longValue() != Long.MIN_VALUE || (slot != null && !slot.isNull())) {
+                    while (rows.size() <= i) {
+                        rows.add(null);
+                    }
+                    if (rows.get(i) == null) {
+                        rows.set(i, JSON.objectNode());
+                    }
+                    rows.get(i).set(window + "Start", starts.get(i));
+                    rows.get(i).set(window, slot);
                 }
+            }
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i) != null) {
+                parts.put("l/" + i, CompactRows.encode(List.of(rows.get(i)), SLOTS));
+            }
+        }
+    }
+
+    private static void joinLatency(ObjectNode state, Map<String, byte[]> parts) {
+        if (!(state.get("latency") instanceof ObjectNode latency)) {
+            return;
+        }
+        for (String window : LATENCY) {
+            if (!(latency.get(window) instanceof ObjectNode histogram)) {
+                continue;
+            }
+            int n = histogram.remove("ring").asInt();
+            ArrayNode starts = histogram.putArray("slotStart");
+            ArrayNode slots = histogram.putArray("slots");
+            for (int i = 0; i < n; i++) {
+                byte[] part = parts.get("l/" + i);
+                ObjectNode row = part == null ? JSON.objectNode() : CompactRows.decode(part, SLOTS).get(0);
+                JsonNode start = row.get(window + "Start");
+                starts.add(start == null ? JSON.numberNode(Long.MIN_VALUE) : start);
+                slots.add(row.get(window) == null ? JSON.nullNode() : row.get(window));
             }
         }
     }
@@ -270,40 +319,6 @@ final class FleetParts implements StateSplit {
                 ((ArrayNode) target.get("requests")).set(i, row.get("requests"));
                 ((ArrayNode) target.get("failed")).set(i, row.get("failed"));
                 ((ArrayNode) target.get("latency")).set(i, row.get("latency") == null ? JSON.nullNode() : row.get("latency"));
-            }
-        }
-    }
-
-    /** A latency window's slots, one part each that holds anything; its head keeps the slot count. */
-    private static void splitSlots(String name, ObjectNode histogram, Map<String, byte[]> parts) {
-        JsonNode starts = histogram.remove("slotStart");
-        JsonNode slots = histogram.remove("slots");
-        int n = starts == null ? 0 : starts.size();
-        histogram.put("ring", n);
-        for (int i = 0; i < n; i++) {
-            JsonNode slot = slots == null ? null : slots.get(i);
-            if (starts.get(i).longValue() != Long.MIN_VALUE || (slot != null && !slot.isNull())) {
-                ObjectNode row = JSON.objectNode();
-                row.set("start", starts.get(i));
-                row.set("slot", slot);
-                parts.put("l/" + name + i, CompactRows.encode(List.of(row), SLOT));
-            }
-        }
-    }
-
-    private static void joinSlots(String name, ObjectNode histogram, Map<String, byte[]> parts) {
-        int n = histogram.remove("ring").asInt();
-        ArrayNode starts = histogram.putArray("slotStart");
-        ArrayNode slots = histogram.putArray("slots");
-        for (int i = 0; i < n; i++) {
-            byte[] part = parts.get("l/" + name + i);
-            if (part == null) {
-                starts.add(Long.MIN_VALUE);
-                slots.addNull();
-            } else {
-                ObjectNode row = CompactRows.decode(part, SLOT).get(0);
-                starts.add(row.get("start"));
-                slots.add(row.get("slot") == null ? JSON.nullNode() : row.get("slot"));
             }
         }
     }

@@ -76,7 +76,7 @@ class PartedMonitoredCodecTest {
         assertThat(m.state.registry.departed).containsKey("i-11");
         assertThat(m.alerts.episodes).isNotEmpty();
         Map<String, byte[]> parts = parted.encodeParts(m);
-        assertThat(parts.keySet()).contains("m", "c", "t", "u", "d", "h/0", "l/a0");
+        assertThat(parts.keySet()).contains("m", "c", "t", "u", "d", "h/0", "l/0");
 
         Monitored<FleetState> back = parted.decodeParts(parts);
 
