@@ -73,7 +73,7 @@ public final class ReplayPipeline {
         };
         fleetContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLEET_STORE, TopologyFactory.fleetStoreCodec())),
                 clockOf(stores, TopologyFactory.FLEET_STORE));
-        hostContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.HOST_STORE, TopologyFactory.hostCodec())),
+        hostContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.HOST_STORE, TopologyFactory.hostStoreCodec())),
                 clockOf(stores, TopologyFactory.HOST_STORE));
         floodContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLOOD_STORE, TopologyFactory.floodStoreCodec())),
                 clockOf(stores, TopologyFactory.FLOOD_STORE));

@@ -151,7 +151,7 @@ public final class TopologyFactory {
             }
         }
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLEET_STORE, fleetStoreCodec()));
-        builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, hostCodec()));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, hostStoreCodec()));
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLOOD_STORE, floodStoreCodec()));
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(FEED_STORE, feedCodec()));
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(IncidentProcessor.STORE, incidentCodec()));
@@ -186,6 +186,11 @@ public final class TopologyFactory {
 
     public static MonitoredCodec<HostState> hostCodec() {
         return new MonitoredCodec<>(HostState.class, StateMigrations::hostFromV0, s -> { });
+    }
+
+    /** How the host store keeps an HAProxy host: in parts, its seconds in chunks (layout 2). */
+    public static PartedMonitoredCodec<HostState> hostStoreCodec() {
+        return PartedMonitoredCodec.host(hostCodec());
     }
 
     public static MonitoredCodec<FeedState> feedCodec() {

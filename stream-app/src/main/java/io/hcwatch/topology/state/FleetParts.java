@@ -131,52 +131,20 @@ final class FleetParts implements StateSplit {
         }
     }
 
-    /** The ring's arrays go into chunks; its cursor and length into the clock part, which every step rewrites anyway. */
+    /** The ring's cursor goes into the clock part, which every step rewrites anyway; its arrays into chunks. */
     private static void splitHistory(ObjectNode history, ObjectNode clock, Map<String, byte[]> parts) {
-        JsonNode at = history.get("at");
-        int ring = at == null || at.isNull() ? -1 : at.size();
         clock.set("historyNext", history.remove("next"));
         clock.set("historySize", history.remove("size"));
-        clock.put("historyRing", ring);
-        List<ArrayNode> columns = new ArrayList<>(HISTORY.length);
-        for (String column : HISTORY) {
-            JsonNode values = history.remove(column);
-            columns.add(values instanceof ArrayNode a ? a : null);
-        }
-        for (int from = 0; from < ring; from += HISTORY_CHUNK) {
-            List<ObjectNode> rows = new ArrayList<>(HISTORY_CHUNK);
-            for (int i = from; i < Math.min(ring, from + HISTORY_CHUNK); i++) {
-                ObjectNode row = JSON.objectNode();
-                for (int c = 0; c < HISTORY.length; c++) {
-                    if (columns.get(c) != null) {
-                        row.set(HISTORY[c], columns.get(c).get(i));
-                    }
-                }
-                rows.add(row);
-            }
-            parts.put("h/" + from / HISTORY_CHUNK, CompactRows.encode(rows, HISTORY));
-        }
+        RingChunks.split(history, HISTORY, HISTORY_CHUNK, "h/", parts);
+        // the ring grows as steps come (4, 8, ... entries): its length beside the cursor, not in the head
+        moveField(history, "ring", clock, "historyRing");
     }
 
     private static void joinHistory(ObjectNode history, ObjectNode clock, Map<String, byte[]> parts) {
         moveField(clock, "historyNext", history, "next");
         moveField(clock, "historySize", history, "size");
-        JsonNode ringNode = clock.remove("historyRing");
-        int ring = ringNode == null ? -1 : ringNode.asInt();
-        if (ring < 0) {
-            return;
-        }
-        List<ArrayNode> columns = new ArrayList<>(HISTORY.length);
-        for (String column : HISTORY) {
-            columns.add(history.putArray(column));
-        }
-        for (int chunk = 0; chunk * HISTORY_CHUNK < ring; chunk++) {
-            for (ObjectNode row : CompactRows.decode(require(parts, "h/" + chunk), HISTORY)) {
-                for (int c = 0; c < HISTORY.length; c++) {
-                    columns.get(c).add(row.get(HISTORY[c]));
-                }
-            }
-        }
+        moveField(clock, "historyRing", history, "ring");
+        RingChunks.join(history, HISTORY, "h/", parts);
     }
 
     /**

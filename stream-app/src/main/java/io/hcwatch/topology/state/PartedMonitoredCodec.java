@@ -33,6 +33,11 @@ public final class PartedMonitoredCodec<S> implements PartedCodec<Monitored<S>> 
         return new PartedMonitoredCodec<>(whole, new FleetParts());
     }
 
+    /** An HAProxy host in parts ({@link HostParts}). */
+    public static <S> PartedMonitoredCodec<S> host(MonitoredCodec<S> whole) {
+        return new PartedMonitoredCodec<>(whole, new HostParts());
+    }
+
     /** A client scope in parts ({@link FloodParts}). */
     public static <S> PartedMonitoredCodec<S> flood(MonitoredCodec<S> whole) {
         return new PartedMonitoredCodec<>(whole, new FloodParts());

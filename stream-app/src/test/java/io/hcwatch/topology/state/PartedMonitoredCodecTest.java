@@ -14,6 +14,7 @@ import io.hcwatch.detect.fleet.FleetDetection;
 import io.hcwatch.detect.fleet.FleetSettings;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.flood.FloodState;
+import io.hcwatch.detect.slots.HostState;
 import io.hcwatch.input.Check;
 import io.hcwatch.input.FleetInput;
 import io.hcwatch.topology.TopologyFactory;
@@ -174,6 +175,21 @@ class PartedMonitoredCodecTest {
         assertThat(changelog.keys()).doesNotContain("haproxy/www").contains("haproxy/www|m").hasSize(41);
         Monitored<FloodState> fromParts = WriteBehindStore.over(changelog.store(), flood).get("haproxy/www");
         assertThat(TopologyFactory.floodCodec().encode(fromParts)).isEqualTo(golden);
+    }
+
+    @Test
+    void aHostStoredWholeByLayoutOneIsReadThenStoredWithItsSecondsInChunks() {
+        PartedMonitoredCodec<HostState> host = TopologyFactory.hostStoreCodec();
+        SortedBytesStore changelog = new SortedBytesStore();
+        byte[] golden = golden("host-lb1.json");
+        changelog.put("lb1", golden);
+        WriteBehindStore<Monitored<HostState>> store = WriteBehindStore.over(changelog.store(), host);
+        assertThat(store.getForUpdate("lb1", key -> null).state.frontends).containsKey("hc-ping");
+        store.flushCache();
+
+        assertThat(changelog.keys()).doesNotContain("lb1").contains("lb1|m", "lb1|f/0/0");
+        Monitored<HostState> fromParts = WriteBehindStore.over(changelog.store(), host).get("lb1");
+        assertThat(TopologyFactory.hostCodec().encode(fromParts)).isEqualTo(golden);
     }
 
     /** A key a newer layout stored in parts is refused alone: the store reads every other key. */
