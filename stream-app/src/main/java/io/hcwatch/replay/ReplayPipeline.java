@@ -71,11 +71,11 @@ public final class ReplayPipeline {
             }
             r.value().deadLetters().forEach(deadLetters);
         };
-        fleetContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLEET_STORE, TopologyFactory.fleetCodec())),
+        fleetContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLEET_STORE, TopologyFactory.fleetStoreCodec())),
                 clockOf(stores, TopologyFactory.FLEET_STORE));
-        hostContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.HOST_STORE, TopologyFactory.hostCodec())),
+        hostContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.HOST_STORE, TopologyFactory.hostStoreCodec())),
                 clockOf(stores, TopologyFactory.HOST_STORE));
-        floodContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLOOD_STORE, TopologyFactory.floodCodec())),
+        floodContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FLOOD_STORE, TopologyFactory.floodStoreCodec())),
                 clockOf(stores, TopologyFactory.FLOOD_STORE));
         feedContext = monitorContext(toAlerts, keep(stores.store(TopologyFactory.FEED_STORE, TopologyFactory.feedCodec())),
                 clockOf(stores, TopologyFactory.FEED_STORE));

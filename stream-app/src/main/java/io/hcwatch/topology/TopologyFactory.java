@@ -15,6 +15,7 @@ import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Routed.Destination;
 import io.hcwatch.topology.state.JsonStateCodec;
 import io.hcwatch.topology.state.MonitoredCodec;
+import io.hcwatch.topology.state.PartedMonitoredCodec;
 import io.hcwatch.topology.state.StateCodec;
 import io.hcwatch.topology.state.StateMigrations;
 import io.hcwatch.topology.state.WriteBehindStoreBuilder;
@@ -149,9 +150,9 @@ public final class TopologyFactory {
                 builder.addStateStore(WriteBehindStoreBuilder.inMemory(pendingStore(s), pendingCodec(settings)));
             }
         }
-        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLEET_STORE, fleetCodec()));
-        builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, hostCodec()));
-        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLOOD_STORE, floodCodec()));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLEET_STORE, fleetStoreCodec()));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(HOST_STORE, hostStoreCodec()));
+        builder.addStateStore(WriteBehindStoreBuilder.inMemory(FLOOD_STORE, floodStoreCodec()));
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(FEED_STORE, feedCodec()));
         builder.addStateStore(WriteBehindStoreBuilder.inMemory(IncidentProcessor.STORE, incidentCodec()));
         for (String monitorStore : new String[] {FLEET_STORE, HOST_STORE, FLOOD_STORE, FEED_STORE}) {
@@ -178,8 +179,18 @@ public final class TopologyFactory {
         return new MonitoredCodec<>(FleetState.class, StateMigrations::fleetFromV0, s -> { });
     }
 
+    /** How the fleet store keeps a target group: in parts, a commit writing those that changed (layout 2). */
+    public static PartedMonitoredCodec<FleetState> fleetStoreCodec() {
+        return PartedMonitoredCodec.fleet(fleetCodec());
+    }
+
     public static MonitoredCodec<HostState> hostCodec() {
         return new MonitoredCodec<>(HostState.class, StateMigrations::hostFromV0, s -> { });
+    }
+
+    /** How the host store keeps an HAProxy host: in parts, its seconds in chunks (layout 2). */
+    public static PartedMonitoredCodec<HostState> hostStoreCodec() {
+        return PartedMonitoredCodec.host(hostCodec());
     }
 
     public static MonitoredCodec<FeedState> feedCodec() {
@@ -190,6 +201,11 @@ public final class TopologyFactory {
 
     public static MonitoredCodec<FloodState> floodCodec() {
         return new MonitoredCodec<>(FloodState.class, StateMigrations::floodFromV0, FloodState::settle);
+    }
+
+    /** How the flood store keeps a client scope: in parts, a second of its window each (layout 2). */
+    public static PartedMonitoredCodec<FloodState> floodStoreCodec() {
+        return PartedMonitoredCodec.flood(floodCodec());
     }
 
     /** Settings the topology is built under: every internal name must be explicit, so a rename is a build error. */

@@ -190,13 +190,16 @@ final class BenchCommand implements Runnable {
                 description = "Commit interval in event time (default ${DEFAULT-VALUE}: at-least-once; exactly-once commits every 100)")
         long commitMs;
 
+        @Option(names = "--restore", description = "Then rebuild the monitors' stores from their compacted changelogs: time, and a check that every key comes back as it was")
+        boolean restore;
+
         @Override
         public Integer call() {
             if (groups < 1 || targets < groups || access < 1 || minutes < 1 || commitMs < 1) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                         "counts must be at least 1 and --targets at least --target-groups");
             }
-            io.hcwatch.perf.FleetScaleBench.run(groups, targets, access, minutes, commitMs, System.out);
+            io.hcwatch.perf.FleetScaleBench.run(groups, targets, access, minutes, commitMs, restore, System.out);
             return 0;
         }
     }

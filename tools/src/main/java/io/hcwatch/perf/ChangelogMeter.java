@@ -1,16 +1,17 @@
 package io.hcwatch.perf;
 
 import io.hcwatch.replay.ReplayStores;
-import io.hcwatch.topology.TopologyFactory;
-import io.hcwatch.topology.state.DetachedStore;
 import io.hcwatch.topology.state.InMemoryOnly;
 import io.hcwatch.topology.state.ObjectStore;
 import io.hcwatch.topology.state.StateCodec;
 import io.hcwatch.topology.state.WriteBehindStore;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
-import java.util.function.Predicate;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -18,41 +19,30 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Stands for a changelogged key-value store under the live topology's {@link WriteBehindStore}:
- * keeps nothing, and reports the bytes each write would put in the changelog (key and value; a
- * tombstone is its key). So a replayed workload measures what the live monitors' changelogs take,
- * through the live store's own commit logic.
+ * reports the bytes each write would put in the changelog (key and value; a tombstone is its key)
+ * and, when asked to, keeps what the changelog would hold once compacted (the latest value of
+ * each key), so that a benchmark can restore a store from it. So a replayed workload measures what
+ * the live monitors' changelogs take, through the live store's own commit logic.
  */
 final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly {
 
-    private static final Set<String> MONITOR_STORES = Set.of(TopologyFactory.FLEET_STORE, TopologyFactory.HOST_STORE,
-            TopologyFactory.FLOOD_STORE, TopologyFactory.FEED_STORE);
-
     private final String name;
-    private final LongConsumer written;
+    private final BiConsumer<Bytes, Long> written;
+    /** The compacted changelog, sorted by key as Kafka's in-memory store keeps it; null when nothing is kept. */
+    private final NavigableMap<Bytes, byte[]> compacted;
 
-    private ChangelogMeter(String name, LongConsumer written) {
+    ChangelogMeter(String name, BiConsumer<Bytes, Long> written, boolean keep) {
         this.name = name;
         this.written = written;
+        this.compacted = keep ? new TreeMap<>() : null;
     }
 
-    /** Replay stores whose monitor stores (not their clocks, not the pending stores) report their changelog bytes to {@code written}. */
-    static ReplayStores monitors(LongConsumer written) {
-        return writtenBehind(MONITOR_STORES::contains, written);
-    }
-
-    /** Replay stores that are all written behind, as live, each write reported to {@code written} with its bytes. */
+    /** Replay stores that are all written behind, as live, each write reported to {@code written} with its bytes; nothing kept. */
     static ReplayStores all(LongConsumer written) {
-        return writtenBehind(name -> true, written);
-    }
-
-    private static ReplayStores writtenBehind(Predicate<String> measured, LongConsumer written) {
         return new ReplayStores() {
             @Override
             public <V> ObjectStore<V> store(String name, StateCodec<V> codec) {
-                if (!measured.test(name)) {
-                    return new DetachedStore<>(name);
-                }
-                WriteBehindStore<V> store = WriteBehindStore.over(new ChangelogMeter(name, written), codec);
+                WriteBehindStore<V> store = WriteBehindStore.over(new ChangelogMeter(name, (key, bytes) -> written.accept(bytes), false), codec);
                 // an empty changelog, read: a key written and deleted between two commits costs nothing, as live
                 store.size();
                 return store;
@@ -60,15 +50,30 @@ final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly
         };
     }
 
+    /** The compacted changelog's entries, in key order (null when nothing is kept). */
+    NavigableMap<Bytes, byte[]> compacted() {
+        return compacted;
+    }
+
     @Override
     public void put(Bytes key, byte[] value) {
-        written.accept(key.get().length + (value == null ? 0 : value.length));
+        if (value == null) {
+            delete(key);
+            return;
+        }
+        written.accept(key, (long) key.get().length + value.length);
+        if (compacted != null) {
+            compacted.put(key, value);
+        }
     }
 
     @Override
     public byte[] putIfAbsent(Bytes key, byte[] value) {
-        put(key, value);
-        return null;
+        byte[] old = get(key);
+        if (old == null) {
+            put(key, value);
+        }
+        return old;
     }
 
     @Override
@@ -78,26 +83,28 @@ final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly
 
     @Override
     public byte[] delete(Bytes key) {
-        written.accept(key.get().length);
-        return null;
+        written.accept(key, (long) key.get().length);
+        return compacted == null ? null : compacted.remove(key);
     }
 
     @Override
     public byte[] get(Bytes key) {
-        return null;
+        return compacted == null ? null : compacted.get(key);
     }
 
     @Override
     public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
-        return empty();
+        return compacted == null ? iterator(Map.<Bytes, byte[]>of().entrySet().iterator())
+                : iterator(compacted.subMap(from, true, to, true).entrySet().iterator());
     }
 
     @Override
     public KeyValueIterator<Bytes, byte[]> all() {
-        return empty();
+        return compacted == null ? iterator(Map.<Bytes, byte[]>of().entrySet().iterator())
+                : iterator(compacted.entrySet().iterator());
     }
 
-    private static KeyValueIterator<Bytes, byte[]> empty() {
+    private static KeyValueIterator<Bytes, byte[]> iterator(Iterator<Map.Entry<Bytes, byte[]>> entries) {
         return new KeyValueIterator<>() {
             @Override
             public void close() {
@@ -105,24 +112,25 @@ final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly
 
             @Override
             public Bytes peekNextKey() {
-                throw new java.util.NoSuchElementException();
+                throw new UnsupportedOperationException("not used by the stores it stands under");
             }
 
             @Override
             public boolean hasNext() {
-                return false;
+                return entries.hasNext();
             }
 
             @Override
             public KeyValue<Bytes, byte[]> next() {
-                throw new java.util.NoSuchElementException();
+                Map.Entry<Bytes, byte[]> e = entries.next();
+                return KeyValue.pair(e.getKey(), e.getValue());
             }
         };
     }
 
     @Override
     public long approximateNumEntries() {
-        return 0;
+        return compacted == null ? 0 : compacted.size();
     }
 
     @Override

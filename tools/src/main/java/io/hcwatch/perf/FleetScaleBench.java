@@ -18,29 +18,30 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A fleet at scale, replayed in-process through the real processors: T targets in G target groups,
  * each target checked every 10 s (JSON health-check results), plus the access-log mix of
  * {@link BenchWorkload} (ALB access and health-check logs, HAProxy) at a given rate. The monitors'
  * stores are committed every {@code commitMillis} of event time, encoding what changed as Kafka
- * Streams would for the changelog. Prints records/s, heap after GC, the stores' encoded size and
- * the changelog bytes per second of event time.
+ * Streams would for the changelog. Prints records/s, heap after GC, what the stores' compacted
+ * changelogs hold, and the changelog bytes written against the input's own bytes (by store and part
+ * of a key); with {@code restore}, the time to rebuild the stores from their changelogs.
  */
 public final class FleetScaleBench {
 
     private FleetScaleBench() {
     }
 
-    public static void run(int groups, int targets, int accessPerSecond, int minutes, long commitMillis, PrintStream out) {
+    public static void run(int groups, int targets, int accessPerSecond, int minutes, long commitMillis, boolean restore,
+            PrintStream out) {
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://fleet-scale-bench");
-        LongAdder changelog = new LongAdder();
+        MonitorChangelogs changelog = new MonitorChangelogs();
         List<Alert> alerts = new ArrayList<>();
         long[] dead = {0};
         ReplayPipeline pipeline = new ReplayPipeline(new TopologyConfig(Topics.defaults(), Settings.defaults(),
                 Decoders.standard(Topics.defaults(), serde, Clock.systemUTC()), serde, new SimpleMeterRegistry(), false),
-                alerts::add, d -> dead[0]++, ChangelogMeter.monitors(changelog::add));
+                alerts::add, d -> dead[0]++, changelog);
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         int perGroup = Math.max(1, targets / groups);
         int checksPerSecond = groups * perGroup / 10;
@@ -50,6 +51,7 @@ public final class FleetScaleBench {
                 checksPerSecond, accessPerSecond, minutes, commitMillis, memory.getHeapMemoryUsage().getMax() >> 20);
         long start = BenchWorkload.T0;
         long[] fed = {0};
+        long[] inputBytes = {0};
         long[] nextCheck = {0};
         long[] nextCommit = {start + commitMillis};
         long[] nextReport = {start + 5 * 60_000L};
@@ -65,8 +67,11 @@ public final class FleetScaleBench {
                 long k = nextCheck[0]++;
                 long ts = start + k * 1000 / checksPerSecond;
                 int target = (int) (k % ((long) groups * perGroup));
-                pipeline.feed(Source.HEALTH, check(target / perGroup, target % perGroup, ts), ts, "bench", fed[0]++);
+                byte[] check = check(target / perGroup, target % perGroup, ts);
+                inputBytes[0] += check.length;
+                pipeline.feed(Source.HEALTH, check, ts, "bench", fed[0]++);
             }
+            inputBytes[0] += line.value().length;
             pipeline.feed(line.source(), line.value(), t, "bench", fed[0]++);
             while (t >= nextCommit[0]) {
                 pipeline.commit();
@@ -78,7 +83,7 @@ public final class FleetScaleBench {
                 long used = memory.getHeapMemoryUsage().getUsed();
                 peakHeap[0] = Math.max(peakHeap[0], used);
                 gcNanos[0] += System.nanoTime() - g;
-                long bytes = changelog.sum();
+                long bytes = changelog.total();
                 out.printf("  %3d min: %,12d records, heap after GC %5d MiB, changelog %,8.0f KiB/s over the last 5 min%n",
                         (t - start) / 60_000, fed[0], used >> 20, (bytes - changelogAtReport[0]) / 300.0 / 1024);
                 changelogAtReport[0] = bytes;
@@ -91,16 +96,25 @@ public final class FleetScaleBench {
         System.gc();
         long heap = memory.getHeapMemoryUsage().getUsed();
         peakHeap[0] = Math.max(peakHeap[0], heap);
-        ReplayPipeline.StoreSize fleet = pipeline.storeSize(TopologyFactory.FLEET_STORE);
-        ReplayPipeline.StoreSize host = pipeline.storeSize(TopologyFactory.HOST_STORE);
-        ReplayPipeline.StoreSize flood = pipeline.storeSize(TopologyFactory.FLOOD_STORE);
         out.printf("records %,d in %.0f s: %,.0f records/s (one thread; GC for the samples excluded); heap after GC %d MiB"
                         + " (peak %d MiB)%n", fed[0], wall, fed[0] / wall, heap >> 20, peakHeap[0] >> 20);
-        out.printf("stores (encoded, what the changelogs hold after compaction): fleet %,d keys %,d KiB, host %,d keys %,d KiB,"
-                        + " flood %,d keys %,d KiB%n", fleet.keys(), fleet.bytes() >> 10, host.keys(), host.bytes() >> 10,
-                flood.keys(), flood.bytes() >> 10);
+        long[] fleet = changelog.held(TopologyFactory.FLEET_STORE);
+        long[] host = changelog.held(TopologyFactory.HOST_STORE);
+        long[] flood = changelog.held(TopologyFactory.FLOOD_STORE);
+        out.printf("stores (what the changelogs hold after compaction): fleet %,d keys %,d KiB, host %,d keys %,d KiB,"
+                        + " flood %,d keys %,d KiB%n", fleet[0], fleet[1] >> 10, host[0], host[1] >> 10, flood[0], flood[1] >> 10);
         out.printf("changelog written: %,d MiB, %,.0f KiB per second of event time; alerts %d; dead letters %d%n",
-                changelog.sum() >> 20, changelog.sum() / (double) seconds / 1024, alerts.size(), dead[0]);
+                changelog.total() >> 20, changelog.total() / (double) seconds / 1024, alerts.size(), dead[0]);
+        changelog.byPart().forEach((part, sum) -> out.printf("  %-24s %,10.1f KiB/s %,9.0f writes/s %,7.0f B/write%n", part,
+                sum[0] / (double) seconds / 1024, sum[1] / (double) seconds, sum[0] / (double) Math.max(1, sum[1])));
+        out.printf("input %,d MiB, %,.0f KiB per second of event time; changelog/input %.3f%n", inputBytes[0] >> 20,
+                inputBytes[0] / (double) seconds / 1024, changelog.total() / (double) inputBytes[0]);
+        if (restore) {
+            for (MonitorChangelogs.Restore r : changelog.restore()) {
+                out.printf("restore %-12s %,9d keys from %,10d changelog entries (%,9d KiB) in %6.2f s; every key as live%n",
+                        r.store(), r.keys(), r.entries(), r.bytes() >> 10, r.seconds());
+            }
+        }
     }
 
     private static byte[] check(int group, int target, long ts) {

@@ -87,6 +87,28 @@ public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
         return out;
     }
 
+    /** The value as the tree its whole encoding writes (without the version), its live structures copied in first. */
+    ObjectNode tree(Monitored<S> value) {
+        beforeEncode.accept(value.state);
+        return STRICT.valueToTree(value);
+    }
+
+    /** A value from its tree of the current layout (without the version). */
+    Monitored<S> fromTree(ObjectNode tree) {
+        try {
+            return STRICT.treeToValue(tree, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw newerField(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
+        }
+    }
+
+    private static NewerLayoutException newerField(UnrecognizedPropertyException e) {
+        return new NewerLayoutException("monitor state holds a field this hcwatch does not know, '" + e.getPropertyName()
+                + "' at " + e.getPathReference() + ", written by a newer one (roll forward, or reset the application)", e);
+    }
+
     @Override
     public Monitored<S> decode(byte[] bytes) {
         try {
@@ -103,8 +125,7 @@ public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
             current.remove("v");
             return STRICT.treeToValue(current, type);
         } catch (UnrecognizedPropertyException e) {
-            throw new NewerLayoutException("monitor state holds a field this hcwatch does not know, '" + e.getPropertyName()
-                    + "' at " + e.getPathReference() + ", written by a newer one (roll forward, or reset the application)", e);
+            throw newerField(e);
         } catch (IOException e) {
             throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
         }

@@ -41,6 +41,9 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
 
     private final KeyValueStore<Bytes, byte[]> inner;
     private final StateCodec<V> codec;
+    /** The codec when it stores values in parts, each written only when it changed; null when values are stored whole. */
+    private final PartedCodec<V> parted;
+    private final StoredParts parts = new StoredParts();
     private final Map<String, V> live = new HashMap<>();
     private final CommitPlan plan = new CommitPlan();
     /**
@@ -52,6 +55,7 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     WriteBehindStore(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
         this.inner = inner;
         this.codec = codec;
+        this.parted = codec instanceof PartedCodec<V> p ? p : null;
     }
 
     /** A store written behind to {@code inner}, which it reads on first access to each key. */
@@ -71,12 +75,56 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
 
     private V read(String key) {
         byte[] bytes = inner.get(bytes(key));
-        if (bytes == null) {
-            return null;
+        V value;
+        if (parted == null) {
+            if (bytes == null) {
+                return null;
+            }
+            value = codec.decode(bytes);
+        } else {
+            Map<String, byte[]> stored = storedParts(key);
+            if (bytes != null) {
+                stored.put(StoredParts.WHOLE, bytes);
+            }
+            if (stored.isEmpty()) {
+                return null;
+            }
+            value = decode(key, stored);
         }
-        V value = codec.decode(bytes);
         live.put(key, value);
         plan.loaded(key);
+        return value;
+    }
+
+    /** What the changelogged store holds of {@code key} in parts (not the key itself). */
+    private Map<String, byte[]> storedParts(String key) {
+        Map<String, byte[]> stored = new HashMap<>();
+        Bytes[] range = StoredParts.partRange(key);
+        try (KeyValueIterator<Bytes, byte[]> it = inner.range(range[0], range[1])) {
+            while (it.hasNext()) {
+                var entry = it.next();
+                stored.put(StoredParts.split(entry.key.get())[1], entry.value);
+            }
+        }
+        return stored;
+    }
+
+    /**
+     * A value from what the changelogged store holds of it: its parts or, written by an earlier
+     * layout, the value whole (which its next commit replaces by parts). Parts win over a whole value
+     * left beside them.
+     */
+    private V decode(String key, Map<String, byte[]> stored) {
+        byte[] whole = stored.get(StoredParts.WHOLE);
+        V value;
+        if (whole != null && stored.size() == 1) {
+            value = codec.decode(whole);
+        } else {
+            Map<String, byte[]> own = new HashMap<>(stored);
+            own.remove(StoredParts.WHOLE);
+            value = parted.decodeParts(own);
+        }
+        parts.held(key, stored);
         return value;
     }
 
@@ -165,10 +213,19 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
         }
         int newer = 0;
         NewerLayoutException first = null;
+        Map<String, Map<String, byte[]>> partsByKey = new HashMap<>();
         try (KeyValueIterator<Bytes, byte[]> it = inner.all()) {
             while (it.hasNext()) {
                 var entry = it.next();
-                String key = new String(entry.key.get(), StandardCharsets.UTF_8);
+                String key;
+                if (parted == null) {
+                    key = new String(entry.key.get(), StandardCharsets.UTF_8);
+                } else {
+                    String[] keyAndPart = StoredParts.split(entry.key.get());
+                    key = keyAndPart[0];
+                    partsByKey.computeIfAbsent(key, k -> new HashMap<>()).put(keyAndPart[1], entry.value);
+                    continue;
+                }
                 plan.loaded(key);
                 if (!live.containsKey(key) && !plan.heldInMemory(key)) {
                     try {
@@ -177,6 +234,18 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
                         newer++;
                         first = first == null ? e : first;
                     }
+                }
+            }
+        }
+        for (Map.Entry<String, Map<String, byte[]>> e : partsByKey.entrySet()) {
+            String key = e.getKey();
+            plan.loaded(key);
+            if (!live.containsKey(key) && !plan.heldInMemory(key)) {
+                try {
+                    live.put(key, decode(key, e.getValue()));
+                } catch (NewerLayoutException refused) {
+                    newer++;
+                    first = first == null ? refused : first;
                 }
             }
         }
@@ -195,12 +264,51 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     public void flushCache() {
         for (String key : plan.commit(live.keySet())) {
             V value = live.get(key);
-            if (value == null) {
+            if (parted != null) {
+                writeParts(key, value);
+            } else if (value == null) {
                 inner.delete(bytes(key));
             } else {
                 inner.put(bytes(key), codec.encode(value));
             }
             plan.written(key, value == null);
+        }
+    }
+
+    /** The parts of {@code key} that changed are written, those it no longer has deleted; all of them when it was deleted. */
+    private void writeParts(String key, V value) {
+        StoredParts.Writer out = new StoredParts.Writer() {
+            @Override
+            public void put(Bytes k, byte[] v) {
+                inner.put(k, v);
+            }
+
+            @Override
+            public void delete(Bytes k) {
+                inner.delete(k);
+            }
+        };
+        if (value != null) {
+            if (!parts.knows(key)) {
+                // parts stored by an earlier run that this one never read (the key was replaced unread): delete what the new value lacks
+                Map<String, byte[]> stored = storedParts(key);
+                byte[] whole = inner.get(bytes(key));
+                if (whole != null) {
+                    stored.put(StoredParts.WHOLE, whole);
+                }
+                if (!stored.isEmpty()) {
+                    parts.held(key, stored);
+                }
+            }
+            parts.write(key, parted.encodeParts(value), out);
+            return;
+        }
+        List<String> known = parts.forget(key);
+        if (known.isEmpty()) {
+            storedParts(key).keySet().forEach(part -> inner.delete(StoredParts.partKey(key, part)));
+            inner.delete(bytes(key));
+        } else {
+            known.forEach(part -> inner.delete(StoredParts.partKey(key, part)));
         }
     }
 
@@ -213,6 +321,7 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     public void clearCache() {
         live.clear();
         plan.clear();
+        parts.clear();
         loadedAllButNewer = false;
     }
 
@@ -256,6 +365,7 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     public void close() {
         live.clear();
         plan.clear();
+        parts.clear();
         loadedAllButNewer = false;
         inner.close();
     }

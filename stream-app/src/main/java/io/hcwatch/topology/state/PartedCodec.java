@@ -1,0 +1,20 @@
+package io.hcwatch.topology.state;
+
+import java.util.Map;
+
+/**
+ * A codec that stores a value in named parts, each under its own changelog key
+ * ({@code <key> NUL <part>}), so that a commit writes only the parts whose bytes changed
+ * ({@link WriteBehindStore}). A part's bytes must depend on its own content only: a part whose
+ * content did not change must encode to the same bytes, or it is written again for nothing.
+ * {@link #encode}/{@link #decode} still give the value whole, as one piece (tests, sizes, and
+ * values stored whole by an earlier layout).
+ */
+public interface PartedCodec<V> extends StateCodec<V> {
+
+    /** The value's parts by name (names never hold a NUL); an empty part list is not allowed. */
+    Map<String, byte[]> encodeParts(V value);
+
+    /** The value from every part it was stored in, by name. */
+    V decodeParts(Map<String, byte[]> parts);
+}

@@ -1,0 +1,130 @@
+package io.hcwatch.topology.state;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * Which parts of each key a {@link WriteBehindStore} of a {@link PartedCodec} has in its
+ * changelogged store, each with a 64-bit hash of its bytes: a commit writes a part only when its
+ * hash changed, and deletes the parts a value no longer has. A hash, not the bytes, to keep the
+ * memory small (the bytes are the changelog's); a collision would skip one write, at odds of 2^-64
+ * per changed part. The part {@link #WHOLE} is the key itself, a value an earlier layout stored whole.
+ */
+final class StoredParts {
+
+    /** The name standing for a value stored whole under the key itself. */
+    static final String WHOLE = "";
+
+    /** Per key: its parts' names (sorted) and hashes, index for index. */
+    private final Map<String, Parts> byKey = new HashMap<>();
+
+    private record Parts(String[] names, long[] hashes) {
+
+        long hashOf(String name) {
+            int i = Arrays.binarySearch(names, name);
+            return i < 0 ? 0 : hashes[i];
+        }
+    }
+
+    /** Remembers what the changelogged store holds for {@code key}. */
+    void held(String key, Map<String, byte[]> parts) {
+        String[] names = parts.keySet().toArray(new String[0]);
+        Arrays.sort(names);
+        long[] hashes = new long[names.length];
+        for (int i = 0; i < names.length; i++) {
+            hashes[i] = hash(parts.get(names[i]));
+        }
+        byKey.put(key, new Parts(names, hashes));
+    }
+
+    /** Whether the store has parts of {@code key} on record (else it must look them up to delete them). */
+    boolean knows(String key) {
+        return byKey.containsKey(key);
+    }
+
+    /**
+     * Writes {@code parts} as the new value of {@code key}: the parts whose bytes changed are put,
+     * those it no longer has are deleted.
+     */
+    void write(String key, Map<String, byte[]> parts, Writer out) {
+        Parts before = byKey.get(key);
+        for (Map.Entry<String, byte[]> part : parts.entrySet()) {
+            long hash = hash(part.getValue());
+            if (before == null || before.hashOf(part.getKey()) != hash) {
+                out.put(partKey(key, part.getKey()), part.getValue());
+            }
+        }
+        if (before != null) {
+            for (String name : before.names()) {
+                if (!parts.containsKey(name)) {
+                    out.delete(partKey(key, name));
+                }
+            }
+        }
+        held(key, parts);
+    }
+
+    /** Deletes every part of {@code key} it has on record; the caller looks up the rest. */
+    List<String> forget(String key) {
+        Parts before = byKey.remove(key);
+        return before == null ? List.of() : new ArrayList<>(List.of(before.names()));
+    }
+
+    void clear() {
+        byKey.clear();
+    }
+
+    /** Where the changelogged store is written. */
+    interface Writer {
+        void put(Bytes key, byte[] value);
+
+        void delete(Bytes key);
+    }
+
+    static Bytes partKey(String key, String part) {
+        if (part.equals(WHOLE)) {
+            return Bytes.wrap(key.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] p = part.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[k.length + 1 + p.length];
+        System.arraycopy(k, 0, out, 0, k.length);
+        System.arraycopy(p, 0, out, k.length + 1, p.length);
+        return Bytes.wrap(out);
+    }
+
+    /** The first and last possible keys of {@code key}'s parts (not the key itself). */
+    static Bytes[] partRange(String key) {
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] from = Arrays.copyOf(k, k.length + 1);
+        byte[] to = Arrays.copyOf(k, k.length + 1);
+        to[k.length] = 1;
+        return new Bytes[] {Bytes.wrap(from), Bytes.wrap(to)};
+    }
+
+    /** A stored key's own key and part: {key, part}, the part {@link #WHOLE} for a key stored whole. */
+    static String[] split(byte[] stored) {
+        for (int i = 0; i < stored.length; i++) {
+            if (stored[i] == 0) {
+                return new String[] {new String(stored, 0, i, StandardCharsets.UTF_8),
+                        new String(stored, i + 1, stored.length - i - 1, StandardCharsets.UTF_8)};
+            }
+        }
+        return new String[] {new String(stored, StandardCharsets.UTF_8), WHOLE};
+    }
+
+    /** FNV-1a over the bytes, 64 bits, never 0 (0 stands for "no hash"). */
+    static long hash(byte[] bytes) {
+        long h = 0xcbf29ce484222325L ^ bytes.length;
+        for (byte b : bytes) {
+            h ^= b & 0xff;
+            h *= 0x100000001b3L;
+        }
+        return h == 0 ? 1 : h;
+    }
+}
