@@ -26,6 +26,7 @@ public final class PipelineMetrics {
     public static final String REJECTED = "hcwatch.records.rejected";
     public static final String SKIPPED = "hcwatch.records.skipped";
     public static final String LATE = "hcwatch.records.late";
+    public static final String BEHIND = "hcwatch.records.behind";
     public static final String ALERTS = "hcwatch.alerts";
     public static final String PROCESSING_ERRORS = "hcwatch.processing.errors";
     public static final String CARDINALITY_REJECTED = "hcwatch.cardinality.rejected";
@@ -76,7 +77,7 @@ public final class PipelineMetrics {
             Map.entry("telemetry_gap", List.of("error")));
 
     /**
-     * Registers at zero the per-source outcome counters, the late-record counters of each monitor
+     * Registers at zero the per-source outcome counters, the late and behind-a-step record counters of each monitor
      * and the alert counters of every type, severity and status docs/contract.md gives.
      */
     public PipelineMetrics initialize(Collection<String> sources, Collection<String> monitors) {
@@ -92,6 +93,7 @@ public final class PipelineMetrics {
             }
         }
         monitors.forEach(this::lateCounter);
+        monitors.forEach(this::behindCounter);
         for (String source : sources) {
             processingErrorCounter("ingest-" + source);
         }
@@ -131,6 +133,14 @@ public final class PipelineMetrics {
     /** A record older than its monitor's clock minus the grace period. */
     public void late(String monitor) {
         lateCounter(monitor).increment();
+    }
+
+    /**
+     * A record within the grace period that reached its key after an evaluation step later than it
+     * had run: that step judged the key without it, as replay never does.
+     */
+    public void behind(String monitor) {
+        behindCounter(monitor).increment();
     }
 
     /**
@@ -194,6 +204,11 @@ public final class PipelineMetrics {
 
     private Counter lateCounter(String monitor) {
         return counter(LATE, "Records later than the grace period (still applied to per-target state, past windows ignore them)", "monitor", monitor);
+    }
+
+    private Counter behindCounter(String monitor) {
+        return counter(BEHIND, "Records within the grace period applied after an evaluation step later than them had run",
+                "monitor", monitor);
     }
 
     static String boundedReason(String reason) {

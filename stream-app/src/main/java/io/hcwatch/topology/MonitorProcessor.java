@@ -183,14 +183,16 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
                 times[i] = parts.get(i).eventTime();
             }
             Monitored<S> m = store.getForUpdate(key, k -> kind.keys().newKey(k, records.get(0)));
-            if (late) {
-                // counted, still applied: per-target state ignores what is older than it knows, and the
-                // windows drop what is older than they cover
-                long lateBefore = clock.watermark() - graceMillis;
-                for (long t : times) {
-                    if (t < lateBefore) {
-                        metrics.late(name);
-                    }
+            // counted, still applied: per-target state ignores what is older than it knows, and the
+            // windows drop what is older than they cover; within the grace period, one that comes after
+            // a step it precedes was missing from that step's verdict (a silent target aged out by it)
+            long lateBefore = late ? clock.watermark() - graceMillis : Long.MIN_VALUE;
+            long stepped = clock.lastStep();
+            for (long t : times) {
+                if (t < lateBefore) {
+                    metrics.late(name);
+                } else if (t < stepped) {
+                    metrics.behind(name);
                 }
             }
             emit(kind.keys().apply(m, records, times));

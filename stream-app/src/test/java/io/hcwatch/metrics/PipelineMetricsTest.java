@@ -20,6 +20,7 @@ class PipelineMetricsTest {
         assertThat(registry.find(PipelineMetrics.RECORDS).counters()).hasSize(6)
                 .allSatisfy(c -> assertThat(c.count()).isZero());
         assertThat(registry.find(PipelineMetrics.LATE).tag("monitor", "fleet").counter()).isNotNull();
+        assertThat(registry.find(PipelineMetrics.BEHIND).tag("monitor", "fleet").counter()).isNotNull();
         assertThat(registry.find(PipelineMetrics.ALERTS).tags("type", "correlated_failure", "severity", "critical",
                 "status", "firing").counter()).isNotNull();
         // 17 type-severity pairs (gray_failure: warning and error; telemetry_gap: error), firing and resolved
