@@ -71,6 +71,11 @@ public final class CheckSettings {
         return healthyThreshold == null ? 3 : healthyThreshold;
     }
 
+    /** Failures in a row that make a target unhealthy: the unhealthy threshold, or 2 when unknown. */
+    public int failuresToFail() {
+        return unhealthyThreshold == null ? 2 : unhealthyThreshold;
+    }
+
     /** Human-readable "what changed", e.g. "timeout 5000ms -> 2000ms, path /health -> /deep". */
     public List<String> changesTo(CheckSettings after) {
         List<String> out = new ArrayList<>();

@@ -163,12 +163,10 @@ public final class Registry {
 
     /** The target's state after its latest check when the producer did not say, from the thresholds. */
     private static String derivedState(TargetRecord t, CheckSettings check) {
-        int healthyThreshold = check.healthyThreshold == null ? 3 : check.healthyThreshold;
-        int unhealthyThreshold = check.unhealthyThreshold == null ? 2 : check.unhealthyThreshold;
-        if (t.consecutiveFailures >= unhealthyThreshold) {
+        if (t.consecutiveFailures >= check.failuresToFail()) {
             return "unhealthy";
         }
-        if (t.consecutivePasses >= healthyThreshold || ("healthy".equals(t.state) && t.consecutivePasses > 0)) {
+        if (t.consecutivePasses >= check.passesToRecover() || ("healthy".equals(t.state) && t.consecutivePasses > 0)) {
             return "healthy";
         }
         return t.state;

@@ -47,7 +47,7 @@ public final class ReplacementChurnDetector implements Detector<FleetState> {
                 .mapToLong(t -> t.firstHealthyAt - registry.joinedAt(t))
                 .max();
         long interval = settings.interval(s.settings());
-        int unhealthyThreshold = s.settings().unhealthyThreshold == null ? 2 : s.settings().unhealthyThreshold;
+        int unhealthyThreshold = s.settings().failuresToFail();
         String grace = warmup.isPresent() && warmup.getAsLong() > 0
                 ? "replacements that did become healthy needed " + Fmt.duration(warmup.getAsLong())
                 + "; an autoscaling health check grace period of at least " + Fmt.duration(Math.round(warmup.getAsLong() * 1.5))
