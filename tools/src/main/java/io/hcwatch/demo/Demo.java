@@ -371,8 +371,7 @@ public final class Demo {
         }
         for (List<Alert> notes : byKey.values()) {
             Alert first = notes.get(0);
-            String worst = notes.stream().filter(n -> n.getStatus() == AlertStatus.firing).map(Alert::getSeverity)
-                    .min(Comparator.naturalOrder()).map(Enum::name).orElse(first.getSeverity().name());
+            String worst = worst(notes);
             long episodes = notes.stream().map(Alert::getAlertId).distinct().count();
             boolean open = notes.get(notes.size() - 1).getStatus() == AlertStatus.firing;
             console.line(String.format(Locale.ROOT, format, first.getType(), truncate(Console.scope(first.getScope()), 36), worst,
@@ -426,8 +425,7 @@ public final class Demo {
                         continue;
                     }
                     Alert latest = notes.get(notes.size() - 1);
-                    String worst = notes.stream().filter(n -> n.getStatus() == AlertStatus.firing).map(Alert::getSeverity)
-                            .min(Comparator.naturalOrder()).map(Enum::name).orElse(first.getSeverity().name());
+                    String worst = worst(notes);
                     console.line(String.format(Locale.ROOT, format, CausalRank.role(CausalRank.rank(first)).id(),
                             truncate(first.getDedupKey(), 40), worst,
                             Console.signed(Duration.ofMillis(first.getEventTime().toEpochMilli() - onset)),
@@ -436,6 +434,12 @@ public final class Demo {
                 }
             }
         }
+    }
+
+    /** The highest severity an alert's notifications fired with (its first one's when none fired). */
+    private static String worst(List<Alert> notes) {
+        return notes.stream().filter(n -> n.getStatus() == AlertStatus.firing).map(Alert::getSeverity)
+                .min(Comparator.naturalOrder()).map(Enum::name).orElse(notes.get(0).getSeverity().name());
     }
 
     private static String truncate(String s, int max) {
