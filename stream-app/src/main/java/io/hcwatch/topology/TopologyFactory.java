@@ -179,7 +179,7 @@ public final class TopologyFactory {
         return new MonitoredCodec<>(FleetState.class, StateMigrations::fleetFromV0, s -> { });
     }
 
-    /** How the fleet store keeps a target group: in parts, a commit writing those that changed (layout 2). */
+    /** How the fleet store keeps a target group: in parts, a commit writing those that changed (layout 3). */
     public static PartedMonitoredCodec<FleetState> fleetStoreCodec() {
         return PartedMonitoredCodec.fleet(fleetCodec());
     }
@@ -188,7 +188,7 @@ public final class TopologyFactory {
         return new MonitoredCodec<>(HostState.class, StateMigrations::hostFromV0, s -> { });
     }
 
-    /** How the host store keeps an HAProxy host: in parts, its seconds in chunks (layout 2). */
+    /** How the host store keeps an HAProxy host: in parts, its seconds in chunks (layout 3). */
     public static PartedMonitoredCodec<HostState> hostStoreCodec() {
         return PartedMonitoredCodec.host(hostCodec());
     }
@@ -203,7 +203,7 @@ public final class TopologyFactory {
         return new MonitoredCodec<>(FloodState.class, StateMigrations::floodFromV0, FloodState::settle);
     }
 
-    /** How the flood store keeps a client scope: in parts, a second of its window each (layout 2). */
+    /** How the flood store keeps a client scope: in parts, a second of its window each (layout 3). */
     public static PartedMonitoredCodec<FloodState> floodStoreCodec() {
         return PartedMonitoredCodec.flood(floodCodec());
     }

@@ -12,9 +12,15 @@ import java.util.Map;
  */
 public interface PartedCodec<V> extends StateCodec<V> {
 
-    /** The value's parts by name (names never hold a NUL); an empty part list is not allowed. */
+    /**
+     * The value's parts by name (names never hold a NUL); an empty part list is not allowed. The
+     * name {@code ""} stands for the key itself.
+     */
     Map<String, byte[]> encodeParts(V value);
 
-    /** The value from every part it was stored in, by name. */
-    V decodeParts(Map<String, byte[]> parts);
+    /**
+     * The value from everything stored of it, by part name, {@code ""} for the key itself (a value
+     * an earlier layout stored whole, or what this one writes there); null when that holds no value.
+     */
+    V decodeParts(Map<String, byte[]> stored);
 }

@@ -90,6 +90,9 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
                 return null;
             }
             value = decode(key, stored);
+            if (value == null) {
+                return null;
+            }
         }
         live.put(key, value);
         plan.loaded(key);
@@ -109,22 +112,12 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
         return stored;
     }
 
-    /**
-     * A value from what the changelogged store holds of it: its parts or, written by an earlier
-     * layout, the value whole (which its next commit replaces by parts). Parts win over a whole value
-     * left beside them.
-     */
+    /** A value from what the changelogged store holds of it (null when that is no value), its parts remembered. */
     private V decode(String key, Map<String, byte[]> stored) {
-        byte[] whole = stored.get(StoredParts.WHOLE);
-        V value;
-        if (whole != null && stored.size() == 1) {
-            value = codec.decode(whole);
-        } else {
-            Map<String, byte[]> own = new HashMap<>(stored);
-            own.remove(StoredParts.WHOLE);
-            value = parted.decodeParts(own);
+        V value = parted.decodeParts(stored);
+        if (value != null) {
+            parts.held(key, stored);
         }
-        parts.held(key, stored);
         return value;
     }
 
@@ -242,7 +235,10 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
             plan.loaded(key);
             if (!live.containsKey(key) && !plan.heldInMemory(key)) {
                 try {
-                    live.put(key, decode(key, e.getValue()));
+                    V value = decode(key, e.getValue());
+                    if (value != null) {
+                        live.put(key, value);
+                    }
                 } catch (NewerLayoutException refused) {
                     newer++;
                     first = first == null ? refused : first;

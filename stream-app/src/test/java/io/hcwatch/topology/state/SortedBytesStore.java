@@ -33,6 +33,10 @@ final class SortedBytesStore {
         entries.put(Bytes.wrap(key.getBytes(StandardCharsets.UTF_8)), value);
     }
 
+    byte[] get(String key) {
+        return entries.get(Bytes.wrap(key.getBytes(StandardCharsets.UTF_8)));
+    }
+
     static String text(Bytes key) {
         return new String(key.get(), StandardCharsets.UTF_8).replace('\0', '|');
     }
