@@ -1,18 +1,12 @@
 package io.hcwatch.topology.state;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
@@ -33,17 +27,14 @@ import org.slf4j.LoggerFactory;
  * with the offsets; the public {@code StateStore.commit} comes after the offsets are committed,
  * too late. So the store is as durable as a cached DSL store: after a crash the task restarts from
  * the last commit with the state of that commit. {@code CachedStateStore} is a Kafka-internal
- * interface; the version is pinned and the restart integration tests cover the behaviour.
+ * interface; the version is pinned and the restart integration tests cover the behaviour. How the
+ * values lie in that store (whole or in parts) is its {@link StoredLayout}'s business.
  */
-public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateStore<Bytes, byte[]> {
+public final class WriteBehindStore<V> extends ForwardingStateStore implements ObjectStore<V>, CachedStateStore<Bytes, byte[]> {
 
     private static final Logger LOG = LoggerFactory.getLogger(WriteBehindStore.class);
 
-    private final KeyValueStore<Bytes, byte[]> inner;
-    private final StateCodec<V> codec;
-    /** The codec when it stores values in parts, each written only when it changed; null when values are stored whole. */
-    private final PartedCodec<V> parted;
-    private final StoredParts parts = new StoredParts();
+    private final StoredLayout<V> stored;
     private final Map<String, V> live = new HashMap<>();
     private final CommitPlan plan = new CommitPlan();
     /**
@@ -53,9 +44,8 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     private boolean loadedAllButNewer;
 
     WriteBehindStore(KeyValueStore<Bytes, byte[]> inner, StateCodec<V> codec) {
-        this.inner = inner;
-        this.codec = codec;
-        this.parted = codec instanceof PartedCodec<V> p ? p : null;
+        super(inner);
+        this.stored = StoredLayout.of(inner, codec);
     }
 
     /** A store written behind to {@code inner}, which it reads on first access to each key. */
@@ -74,49 +64,10 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     }
 
     private V read(String key) {
-        byte[] bytes = inner.get(bytes(key));
-        V value;
-        if (parted == null) {
-            if (bytes == null) {
-                return null;
-            }
-            value = codec.decode(bytes);
-        } else {
-            Map<String, byte[]> stored = storedParts(key);
-            if (bytes != null) {
-                stored.put(StoredParts.WHOLE, bytes);
-            }
-            if (stored.isEmpty()) {
-                return null;
-            }
-            value = decode(key, stored);
-            if (value == null) {
-                return null;
-            }
-        }
-        live.put(key, value);
-        plan.loaded(key);
-        return value;
-    }
-
-    /** What the changelogged store holds of {@code key} in parts (not the key itself). */
-    private Map<String, byte[]> storedParts(String key) {
-        Map<String, byte[]> stored = new HashMap<>();
-        Bytes[] range = StoredParts.partRange(key);
-        try (KeyValueIterator<Bytes, byte[]> it = inner.range(range[0], range[1])) {
-            while (it.hasNext()) {
-                var entry = it.next();
-                stored.put(StoredParts.split(entry.key.get())[1], entry.value);
-            }
-        }
-        return stored;
-    }
-
-    /** A value from what the changelogged store holds of it (null when that is no value), its parts remembered. */
-    private V decode(String key, Map<String, byte[]> stored) {
-        V value = parted.decodeParts(stored);
+        V value = stored.read(key);
         if (value != null) {
-            parts.held(key, stored);
+            live.put(key, value);
+            plan.loaded(key);
         }
         return value;
     }
@@ -204,54 +155,28 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
         if (plan.allLoaded() || loadedAllButNewer) {
             return;
         }
-        int newer = 0;
-        NewerLayoutException first = null;
-        Map<String, Map<String, byte[]>> partsByKey = new HashMap<>();
-        try (KeyValueIterator<Bytes, byte[]> it = inner.all()) {
-            while (it.hasNext()) {
-                var entry = it.next();
-                String key;
-                if (parted == null) {
-                    key = new String(entry.key.get(), StandardCharsets.UTF_8);
-                } else {
-                    String[] keyAndPart = StoredParts.split(entry.key.get());
-                    key = keyAndPart[0];
-                    partsByKey.computeIfAbsent(key, k -> new HashMap<>()).put(keyAndPart[1], entry.value);
-                    continue;
-                }
-                plan.loaded(key);
-                if (!live.containsKey(key) && !plan.heldInMemory(key)) {
-                    try {
-                        live.put(key, codec.decode(entry.value));
-                    } catch (NewerLayoutException e) {
-                        newer++;
-                        first = first == null ? e : first;
-                    }
-                }
-            }
-        }
-        for (Map.Entry<String, Map<String, byte[]>> e : partsByKey.entrySet()) {
-            String key = e.getKey();
+        List<NewerLayoutException> refused = new ArrayList<>();
+        stored.forEachStored((key, decode) -> {
             plan.loaded(key);
             if (!live.containsKey(key) && !plan.heldInMemory(key)) {
                 try {
-                    V value = decode(key, e.getValue());
+                    V value = decode.get();
                     if (value != null) {
                         live.put(key, value);
                     }
-                } catch (NewerLayoutException refused) {
-                    newer++;
-                    first = first == null ? refused : first;
+                } catch (NewerLayoutException e) {
+                    refused.add(e);
                 }
             }
-        }
-        if (newer == 0) {
+        });
+        if (refused.isEmpty()) {
             plan.allLoaded(true);
         } else {
             loadedAllButNewer = true;
+            int newer = refused.size();
             // once per load of the store, not per key: the keys' own refusals are counted where they are read
             LOG.warn("{}: {} key{} written by a newer hcwatch left unread, each refused when read (the first: {});"
-                    + " every other key goes on", name(), newer, newer == 1 ? "" : "s", first.getMessage());
+                    + " every other key goes on", name(), newer, newer == 1 ? "" : "s", refused.get(0).getMessage());
         }
     }
 
@@ -260,65 +185,15 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     public void flushCache() {
         for (String key : plan.commit(live.keySet())) {
             V value = live.get(key);
-            if (parted != null) {
-                writeParts(key, value);
-            } else if (value == null) {
-                inner.delete(bytes(key));
-            } else {
-                inner.put(bytes(key), codec.encode(value));
-            }
+            stored.write(key, value);
             plan.written(key, value == null);
         }
-    }
-
-    /** The parts of {@code key} that changed are written, those it no longer has deleted; all of them when it was deleted. */
-    private void writeParts(String key, V value) {
-        StoredParts.Writer out = new StoredParts.Writer() {
-            @Override
-            public void put(Bytes k, byte[] v) {
-                inner.put(k, v);
-            }
-
-            @Override
-            public void delete(Bytes k) {
-                inner.delete(k);
-            }
-        };
-        if (value != null) {
-            if (!parts.knows(key)) {
-                // parts stored by an earlier run that this one never read (the key was replaced unread): delete what the new value lacks
-                Map<String, byte[]> stored = storedParts(key);
-                byte[] whole = inner.get(bytes(key));
-                if (whole != null) {
-                    stored.put(StoredParts.WHOLE, whole);
-                }
-                if (!stored.isEmpty()) {
-                    parts.held(key, stored);
-                }
-            }
-            parts.write(key, parted.encodeParts(value), out);
-            return;
-        }
-        List<String> known = parts.forget(key);
-        if (known.isEmpty()) {
-            storedParts(key).keySet().forEach(part -> inner.delete(StoredParts.partKey(key, part)));
-            inner.delete(bytes(key));
-        } else {
-            known.forEach(part -> inner.delete(StoredParts.partKey(key, part)));
-        }
-    }
-
-    private static Bytes bytes(String key) {
-        return Bytes.wrap(key.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The changelogged store was written behind our back (restoration into a recycled task). */
     @Override
     public void clearCache() {
-        live.clear();
-        plan.clear();
-        parts.clear();
-        loadedAllButNewer = false;
+        forgetAll();
     }
 
     @Override
@@ -327,57 +202,15 @@ public final class WriteBehindStore<V> implements ObjectStore<V>, CachedStateSto
     }
 
     @Override
-    public String name() {
-        return inner.name();
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        inner.init(context, root);
-    }
-
-    @Override
-    @SuppressWarnings("deprecation")
-    public void flush() {
-        inner.flush();
-    }
-
-    @Override
-    public void commit(Map<TopicPartition, Long> changelogOffsets) {
-        inner.commit(changelogOffsets);
-    }
-
-    @Override
-    public Long committedOffset(TopicPartition partition) {
-        return inner.committedOffset(partition);
-    }
-
-    @Override
-    public boolean managesOffsets() {
-        return inner.managesOffsets();
-    }
-
-    @Override
     public void close() {
+        forgetAll();
+        super.close();
+    }
+
+    private void forgetAll() {
         live.clear();
         plan.clear();
-        parts.clear();
+        stored.clear();
         loadedAllButNewer = false;
-        inner.close();
-    }
-
-    @Override
-    public boolean persistent() {
-        return inner.persistent();
-    }
-
-    @Override
-    public boolean isOpen() {
-        return inner.isOpen();
-    }
-
-    @Override
-    public Position getPosition() {
-        return inner.getPosition();
     }
 }
