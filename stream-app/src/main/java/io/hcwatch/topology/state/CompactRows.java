@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * JSON objects of known fields written as rows of values, without field names: what a part of a
@@ -70,19 +68,6 @@ final class CompactRows {
         }
         if (in.remaining() != 0) {
             throw new IllegalStateException("stored rows hold " + in.remaining() + " bytes more than their columns");
-        }
-        return rows;
-    }
-
-    /** The rows of an object's fields, each with its name in column {@code keyColumn} first. */
-    static List<ObjectNode> entries(ObjectNode map, String keyColumn) {
-        List<ObjectNode> rows = new ArrayList<>(map.size());
-        for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            ObjectNode row = JSON.objectNode();
-            row.put(keyColumn, e.getKey());
-            row.setAll((ObjectNode) e.getValue());
-            rows.add(row);
         }
         return rows;
     }
