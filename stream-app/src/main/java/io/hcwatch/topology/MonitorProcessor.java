@@ -48,7 +48,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
     private final PipelineMetrics metrics;
     private final MonitorClock<Envelope> clock;
     private final boolean live;
-    private final long graceMillis;
+    private final LateArrivals lateArrivals;
     private final Keys keys = new Keys();
     private final ClockGauges gauges;
     private final List<String> expectedUpstreams;
@@ -72,7 +72,8 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
         this.alerts = alerts;
         this.metrics = metrics;
         this.live = live;
-        this.graceMillis = time.grace().toMillis();
+        long graceMillis = time.grace().toMillis();
+        this.lateArrivals = new LateArrivals(name, metrics, graceMillis);
         this.deadLetters = new MonitorDeadLetters(name, metrics);
         long silent = live ? time.silentTimeout().toMillis() : 0;
         this.clock = new MonitorClock<>(time.step().toMillis(), graceMillis, silent, (int) (silent / WALL_TICK.toMillis()),
@@ -183,18 +184,9 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
                 times[i] = parts.get(i).eventTime();
             }
             Monitored<S> m = store.getForUpdate(key, k -> kind.keys().newKey(k, records.get(0)));
-            // counted, still applied: per-target state ignores what is older than it knows, and the
-            // windows drop what is older than they cover; within the grace period, one that comes after
-            // a step it precedes was missing from that step's verdict (a silent target aged out by it)
-            long lateBefore = late ? clock.watermark() - graceMillis : Long.MIN_VALUE;
-            long stepped = clock.lastStep();
-            for (long t : times) {
-                if (t < lateBefore) {
-                    metrics.late(name);
-                } else if (t < stepped) {
-                    metrics.behind(name);
-                }
-            }
+            // still applied: per-target state ignores what is older than it knows, and the windows drop
+            // what is older than they cover
+            lateArrivals.count(times, late, clock.watermark(), clock.lastStep());
             emit(kind.keys().apply(m, records, times));
             kind.changed().accept(key, m);
         }

@@ -1,0 +1,162 @@
+package io.hcwatch.topology.state;
+
+import static io.hcwatch.topology.state.RowTags.ABSENT;
+import static io.hcwatch.topology.state.RowTags.BASE64;
+import static io.hcwatch.topology.state.RowTags.DOUBLE;
+import static io.hcwatch.topology.state.RowTags.EPOCH_MILLIS;
+import static io.hcwatch.topology.state.RowTags.FALSE;
+import static io.hcwatch.topology.state.RowTags.FLOAT;
+import static io.hcwatch.topology.state.RowTags.INTEGER;
+import static io.hcwatch.topology.state.RowTags.NULL;
+import static io.hcwatch.topology.state.RowTags.SEEN_TEXT;
+import static io.hcwatch.topology.state.RowTags.TEXT;
+import static io.hcwatch.topology.state.RowTags.TIME;
+import static io.hcwatch.topology.state.RowTags.TREE;
+import static io.hcwatch.topology.state.RowTags.TRUE;
+import static io.hcwatch.topology.state.RowTags.WHOLE_DOUBLE;
+import static io.hcwatch.topology.state.RowTags.WHOLE_FLOAT;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Writes {@link CompactRows}' rows: each row's 4-bit value tags, two a byte, then the values'
+ * payloads. The last timestamp and the strings written so far are the part's, not the row's, so a
+ * writer writes one part.
+ */
+final class RowWriter {
+
+    private byte[] buf = new byte[64];
+    private int size;
+    private long lastTime;
+    private final Map<String, Integer> seen = new HashMap<>();
+
+    /** Where the current row's tags are. */
+    private int tagsAt;
+
+    void row(int columns) {
+        tagsAt = size;
+        for (int i = 0; i < (columns + 1) / 2; i++) {
+            put(0);
+        }
+    }
+
+    private void tag(int column, int tag) {
+        buf[tagsAt + column / 2] |= (byte) (tag << (4 * (column % 2)));
+    }
+
+    void value(int column, JsonNode v) {
+        if (v == null || v.isMissingNode()) {
+            tag(column, ABSENT);
+        } else if (v.isNull()) {
+            tag(column, NULL);
+        } else if (v.isBoolean()) {
+            tag(column, v.booleanValue() ? TRUE : FALSE);
+        } else if (v.isIntegralNumber() && v.canConvertToLong()) {
+            long x = v.longValue();
+            if (x >= EPOCH_MILLIS) {
+                tag(column, TIME);
+                varint(zigzag(x - lastTime));
+                lastTime = x;
+            } else {
+                tag(column, INTEGER);
+                varint(zigzag(x));
+            }
+        } else if (v.isFloat() || v.isDouble()) {
+            double d = v.doubleValue();
+            long whole = (long) d;
+            if (Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits((double) whole)) {
+                tag(column, v.isFloat() ? WHOLE_FLOAT : WHOLE_DOUBLE);
+                varint(zigzag(whole));
+            } else if (v.isFloat()) {
+                tag(column, FLOAT);
+                fixed(Float.floatToRawIntBits(v.floatValue()), 4);
+            } else {
+                tag(column, DOUBLE);
+                fixed(Double.doubleToRawLongBits(d), 8);
+            }
+        } else if (v.isTextual()) {
+            text(column, v.textValue());
+        } else {
+            tag(column, TREE);
+            try {
+                bytes(MonitoredCodec.STRICT.writeValueAsBytes(v));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private void text(int column, String text) {
+        Integer index = seen.get(text);
+        if (index != null) {
+            tag(column, SEEN_TEXT);
+            varint(index);
+            return;
+        }
+        seen.put(text, seen.size());
+        byte[] raw = base64(text);
+        if (raw != null) {
+            tag(column, BASE64);
+            bytes(raw);
+        } else {
+            tag(column, TEXT);
+            bytes(text.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The bytes of canonical base64 text (what encoding them gives back exactly), else null. */
+    private static byte[] base64(String text) {
+        if (text.length() < 8 || text.length() % 4 != 0) {
+            return null;
+        }
+        try {
+            byte[] raw = Base64.getDecoder().decode(text);
+            return Base64.getEncoder().encodeToString(raw).equals(text) ? raw : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static long zigzag(long x) {
+        return (x << 1) ^ (x >> 63);
+    }
+
+    void varint(long x) {
+        while ((x & ~0x7FL) != 0) {
+            put((int) ((x & 0x7F) | 0x80));
+            x >>>= 7;
+        }
+        put((int) x);
+    }
+
+    private void fixed(long bits, int n) {
+        for (int i = 0; i < n; i++) {
+            put((int) (bits >>> (8 * i)) & 0xff);
+        }
+    }
+
+    private void bytes(byte[] b) {
+        varint(b.length);
+        for (byte x : b) {
+            put(x);
+        }
+    }
+
+    private void put(int b) {
+        if (size == buf.length) {
+            buf = Arrays.copyOf(buf, size * 2);
+        }
+        buf[size++] = (byte) b;
+    }
+
+    byte[] bytes() {
+        return Arrays.copyOf(buf, size);
+    }
+}
