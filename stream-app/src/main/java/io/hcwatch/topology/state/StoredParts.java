@@ -37,7 +37,7 @@ final class StoredParts {
         Arrays.sort(names);
         long[] hashes = new long[names.length];
         for (int i = 0; i < names.length; i++) {
-            hashes[i] = hash(parts.get(names[i]));
+            hashes[i] = PartHash.of(parts.get(names[i]));
         }
         byKey.put(key, new Parts(names, hashes));
     }
@@ -54,7 +54,7 @@ final class StoredParts {
     void write(String key, Map<String, byte[]> parts, Writer out) {
         Parts before = byKey.get(key);
         for (Map.Entry<String, byte[]> part : parts.entrySet()) {
-            long hash = hash(part.getValue());
+            long hash = PartHash.of(part.getValue());
             if (before == null || before.hashOf(part.getKey()) != hash) {
                 out.put(partKey(key, part.getKey()), part.getValue());
             }
@@ -116,15 +116,5 @@ final class StoredParts {
             }
         }
         return new String[] {new String(stored, StandardCharsets.UTF_8), WHOLE};
-    }
-
-    /** FNV-1a over the bytes, 64 bits, never 0 (0 stands for "no hash"). */
-    static long hash(byte[] bytes) {
-        long h = 0xcbf29ce484222325L ^ bytes.length;
-        for (byte b : bytes) {
-            h ^= b & 0xff;
-            h *= 0x100000001b3L;
-        }
-        return h == 0 ? 1 : h;
     }
 }
