@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.avro.v1.AlertStatus;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ScaleOutIT {
 
+    @RegisterExtension
+    static final BrokerPerClass BROKER = new BrokerPerClass();
     private final IncidentFixture fixture = new IncidentFixture(FLEETS);
 
     @ParameterizedTest(name = "processing.guarantee={0}")
@@ -30,10 +33,10 @@ class ScaleOutIT {
         List<Telemetry> input = incident(fixture);
         Map<String, List<String>> one;
         Map<String, List<String>> two;
-        try (LiveHarness h = new LiveHarness(6)) {
+        try (LiveHarness h = BROKER.harness(6)) {
             one = run(h, "one", 1, guarantee(g), input, all -> all(all, AlertStatus.resolved, FLEETS));
         }
-        try (LiveHarness h = new LiveHarness(6)) {
+        try (LiveHarness h = BROKER.harness(6)) {
             two = run(h, "two", 2, guarantee(g), input, all -> all(all, AlertStatus.resolved, FLEETS));
         }
         assertThat(two).isEqualTo(one);
@@ -43,7 +46,7 @@ class ScaleOutIT {
     @Test
     void twoStreamThreadsRaiseWhatReplayRaises() throws Exception {
         List<Telemetry> input = incident(fixture);
-        try (LiveHarness h = new LiveHarness(6)) {
+        try (LiveHarness h = BROKER.harness(6)) {
             assertThat(run(h, "threads", 1, Map.of("streams.num.stream.threads", "2"), input,
                     all -> all(all, AlertStatus.resolved, FLEETS))).isEqualTo(replay(input));
         }
@@ -52,7 +55,7 @@ class ScaleOutIT {
     @Test
     void threeInstancesOnSixPartitionsRaiseWhatReplayRaises() throws Exception {
         List<Telemetry> input = incident(fixture);
-        try (LiveHarness h = new LiveHarness(6)) {
+        try (LiveHarness h = BROKER.harness(6)) {
             assertThat(run(h, "three", 3, Map.of(), input, all -> all(all, AlertStatus.resolved, FLEETS))).isEqualTo(replay(input));
         }
     }
