@@ -17,9 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * hcwatch scaled out on a real broker: two instances raise what one raises, and two stream threads
- * or three instances on six partitions raise what replay of the same input raises, whichever
- * instance owns which partitions.
+ * hcwatch scaled out on a real broker: two instances (under each processing guarantee), two stream
+ * threads or three instances on six partitions raise what replay of the same input raises, whichever
+ * instance owns which partitions. The runs share one broker, each on topics of its own.
  */
 class ScaleOutIT {
 
@@ -29,18 +29,13 @@ class ScaleOutIT {
 
     @ParameterizedTest(name = "processing.guarantee={0}")
     @ValueSource(strings = {"at_least_once", "exactly_once_v2"})
-    void twoInstancesOnSixPartitionsRaiseTheSameAlertsAsOne(String g) throws Exception {
+    void twoInstancesOnSixPartitionsRaiseWhatReplayRaises(String g) throws Exception {
         List<Telemetry> input = incident(fixture);
-        Map<String, List<String>> one;
-        Map<String, List<String>> two;
         try (LiveHarness h = BROKER.harness(6)) {
-            one = run(h, "one", 1, guarantee(g), input, all -> all(all, AlertStatus.resolved, FLEETS));
+            // held to replay, the reference of the other cases, rather than to a live run of one instance: a run less
+            assertThat(run(h, "two", 2, guarantee(g), input, all -> all(all, AlertStatus.resolved, FLEETS)))
+                    .isEqualTo(replay(input));
         }
-        try (LiveHarness h = BROKER.harness(6)) {
-            two = run(h, "two", 2, guarantee(g), input, all -> all(all, AlertStatus.resolved, FLEETS));
-        }
-        assertThat(two).isEqualTo(one);
-        assertThat(one.keySet()).filteredOn(k -> k.startsWith("correlated_failure/")).hasSize(FLEETS);
     }
 
     @Test
