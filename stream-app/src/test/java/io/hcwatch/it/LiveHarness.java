@@ -4,7 +4,6 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
-import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.registry.SchemaRegistryServer;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.hcwatch.topology.Source;
@@ -41,13 +40,29 @@ final class LiveHarness implements AutoCloseable {
 
     final EmbeddedKafkaBroker kafka;
     final SchemaRegistryServer registry;
-    final Topics topics = Topics.defaults();
+    final Topics topics;
+    /** Prefixes this harness's topic names and the application.id of its runs ("" on a broker of its own). */
+    final String namespace;
+    private final BrokerAndRegistry owned;
     private final KafkaProducer<byte[], byte[]> producer;
     private final Path workDir;
 
+    /** On a broker and registry of its own, with the default topic names; closing stops them. */
     LiveHarness(int inputPartitions) {
-        kafka = EmbeddedKafkaBroker.start();
-        registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start();
+        this(new BrokerAndRegistry(), true, "", inputPartitions);
+    }
+
+    /** On {@code shared}, with topics no other harness on it uses; closing leaves the broker running. */
+    static LiveHarness on(BrokerAndRegistry shared, int inputPartitions) {
+        return new LiveHarness(shared, false, shared.nextNamespace(), inputPartitions);
+    }
+
+    private LiveHarness(BrokerAndRegistry cluster, boolean owns, String namespace, int inputPartitions) {
+        kafka = cluster.kafka;
+        registry = cluster.registry;
+        owned = owns ? cluster : null;
+        this.namespace = namespace;
+        topics = prefixed(Topics.defaults(), namespace);
         List<String> inputs = new ArrayList<>(topics.inputs().values());
         kafka.createTopics(inputPartitions, inputs);
         kafka.createTopics(3, topics.alerts(), topics.incidents(), topics.deadLetters());
@@ -60,9 +75,23 @@ final class LiveHarness implements AutoCloseable {
         }
     }
 
+    private static Topics prefixed(Topics topics, String prefix) {
+        Topics out = topics.withAlerts(prefix + topics.alerts()).withIncidents(prefix + topics.incidents())
+                .withDeadLetters(prefix + topics.deadLetters());
+        for (Source s : Source.values()) {
+            out = out.withInput(s, prefix + topics.input(s));
+        }
+        return out;
+    }
+
     /** A stream-app config file for this cluster; {@code extra} may add streams.* or detect.* keys. */
     Path appConfig(String name, Map<String, String> extra) {
         Properties p = new Properties();
+        // this harness's topics, renamed as docs/contract.md allows, when it shares its broker
+        topics.inputs().forEach((source, topic) -> p.setProperty("topic." + source.id(), topic));
+        p.setProperty("topic.alerts", topics.alerts());
+        p.setProperty("topic.incidents", topics.incidents());
+        p.setProperty("topic.dlq", topics.deadLetters());
         p.setProperty("bootstrap.servers", kafka.bootstrapServers());
         p.setProperty("schema.registry.url", registry.url());
         p.setProperty("application.id", "hcwatch-it");
@@ -250,8 +279,9 @@ final class LiveHarness implements AutoCloseable {
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(5));
-        registry.close();
-        kafka.close();
+        if (owned != null) {
+            owned.close();
+        }
     }
 
     /** A consumer that accumulates everything a topic holds, read_committed so aborted transactions never show. */

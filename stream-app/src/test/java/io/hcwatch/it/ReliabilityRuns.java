@@ -91,7 +91,8 @@ import org.awaitility.Awaitility;
                 // here, as 2 s is 2 s live.
                 cfg.put("detect.window.idle-timeout", "10s");
                 cfg.putAll(config);
-                cfg.put("application.id", "hcwatch-" + name);
+                // its own internal topics and consumer group on a broker other runs share
+                cfg.put("application.id", "hcwatch-" + h.namespace + name);
                 StreamApp app = new StreamApp(StreamAppConfig.load(h.appConfig(name + "-" + i, cfg)));
                 app.start();
                 apps.add(app);

@@ -65,7 +65,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * collector's records (zones from its target→zone map) and once without them, zones only from a
  * hand-written LbConfig's {@code zone_cidrs}.
  *
- * <p>Time runs at three times the demo's speed (36 simulated seconds a second): what is compared is
+ * <p>Time runs at six times the demo's speed (72 simulated seconds a second): what is compared is
  * event time, and the collector's margin is the same 5 s of wall time at any speed. The comparison covers event
  * time up to the end of the scenario proper: the simulation runs a source delay longer, as the
  * demo's does, so live judges that far without waiting a source delay of wall time for the last
@@ -78,7 +78,7 @@ class S3LogsToAlertsIT {
     private static final Scenario SCENARIO = Scenario.ZONAL_GRAY_FAILURE;
     private static final String BUCKET = AlbLogsCollectorIT.BUCKET;
     /** Simulated seconds per wall second. */
-    private static final double SPEED = 3 * SCENARIO.demoSpeed();
+    private static final double SPEED = 6 * SCENARIO.demoSpeed();
     /**
      * Beyond the longest delivery lag the simulator gives objects, what {@code collect alb-logs}
      * itself adds (SQS receive, GetObject, produce): 5 s of wall time, in simulated time.
