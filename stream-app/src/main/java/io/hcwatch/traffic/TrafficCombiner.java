@@ -199,11 +199,9 @@ public final class TrafficCombiner {
                         tarpit);
     }
 
-    /** The summary with each target's latency sketch in place. */
-    private TargetTraffic withLatencies(Bucket bucket, TargetTraffic t) {
-        Map<String, Histogram> sketches = latencies.getOrDefault(bucket, Map.of());
-        t.getByTarget().forEach((target, c) -> c.setLatency(LatencySketch.encode(sketches.get(target))));
-        return t;
+    /** The second's latency sketches by target. */
+    private TargetLatencies latenciesOf(Bucket bucket) {
+        return new TargetLatencies(latencies.getOrDefault(bucket, Map.of()));
     }
 
     /** The summary with its slot holders' counters in place. */
@@ -267,7 +265,8 @@ public final class TrafficCombiner {
         for (Iterator<Map.Entry<Bucket, TargetTraffic>> it = targetGroups.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Bucket, TargetTraffic> e = it.next();
             if (e.getValue().getBucketStart() < second) {
-                out.add(new TargetSummary(withLatencies(e.getKey(), e.getValue())));
+                // the sketches leave as they are: encoded only if the summary is written out
+                out.add(new TargetSummary(e.getValue(), latenciesOf(e.getKey())));
                 latencies.remove(e.getKey());
                 it.remove();
             }
@@ -297,7 +296,11 @@ public final class TrafficCombiner {
     /** The pending summaries and held health checks, left in place (for the state store). */
     public List<Pending> snapshot() {
         List<Pending> out = new ArrayList<>();
-        targetGroups.forEach((k, t) -> out.add(new TargetSummary(withLatencies(k, t))));
+        targetGroups.forEach((k, t) -> {
+            // bytes, not live sketches: what is restored from a snapshot must not share the combiner's sketches
+            latenciesOf(k).writeInto(t);
+            out.add(new TargetSummary(t));
+        });
         frontends.forEach((k, f) -> out.add(new FrontendSummary(withHolders(k, f))));
         clients.values().forEach(c -> out.add(new ClientSummary(c.toSummary())));
         checks.snapshot().forEach(c -> out.add(new Check(c)));
