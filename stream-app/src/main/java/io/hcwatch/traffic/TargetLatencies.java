@@ -2,16 +2,24 @@ package io.hcwatch.traffic;
 
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.input.TargetSummary;
+import java.util.HashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
-/** One target-group second's latency sketches by target, as the combiner filled them. */
+/** One target-group second's latency sketches by target, as the combiner fills them. */
 final class TargetLatencies implements TargetSummary.LiveLatencies {
 
-    private final Map<String, Histogram> byTarget;
+    private final Map<String, Histogram> byTarget = new HashMap<>();
 
-    TargetLatencies(Map<String, Histogram> byTarget) {
-        this.byTarget = byTarget;
+    void record(String target, double ms) {
+        LatencySketch.record(byTarget.computeIfAbsent(target, k -> LatencySketch.create()), ms);
+    }
+
+    /** Puts back a sketch read from a store; null (none logged) puts nothing. */
+    void restore(String target, Histogram sketch) {
+        if (sketch != null) {
+            byTarget.put(target, sketch);
+        }
     }
 
     @Override
