@@ -1,5 +1,6 @@
 package io.hcwatch.traffic;
 
+import io.hcwatch.input.TargetSummary;
 import java.nio.ByteBuffer;
 import org.HdrHistogram.Histogram;
 
@@ -45,6 +46,11 @@ public final class LatencySketch {
         Histogram h = Histogram.decodeFromByteBuffer(bytes.duplicate(), 0);
         h.setAutoResize(true);
         return h;
+    }
+
+    /** {@code target}'s sketch in {@code summary} (null when it logged none): the live one if the summary was made in this process. */
+    public static Histogram of(TargetSummary summary, String target) {
+        return summary.live() != null ? summary.live().of(target) : decode(summary.traffic().getByTarget().get(target).getLatency());
     }
 
     /** Adds {@code from} to {@code into}, creating it when null; returns it. */

@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.HdrHistogram.Histogram;
 
 /**
  * Sums access-log lines of one input partition into one-second summaries per target group,
@@ -33,9 +32,8 @@ public final class TrafficCombiner {
     private static final String[] TERMINATION_CODES = new String[128 * 128];
 
     private final int clientCapacity;
-    private final Map<Bucket, TargetTraffic> targetGroups = new HashMap<>();
-    /** Per target-group second: each target's latency sketch (set on its TargetCount when the summary leaves). */
-    private final Map<Bucket, Map<String, Histogram>> latencies = new HashMap<>();
+    /** Per target-group second: its counts and each target's latency sketch, found by one lookup per line. */
+    private final Map<Bucket, TargetGroupSecond> targetGroups = new HashMap<>();
     private final Map<Bucket, HaproxyTraffic> frontends = new HashMap<>();
     /** Per frontend second: which clients held its connection slots, by slot-milliseconds. */
     private final Map<Bucket, SpaceSaving> slotHolders = new HashMap<>();
@@ -54,6 +52,13 @@ public final class TrafficCombiner {
     private record Bucket(String a, String b, String c, long second) {
     }
 
+    private record TargetGroupSecond(TargetTraffic traffic, TargetLatencies latencies) {
+
+        TargetGroupSecond(TargetTraffic traffic) {
+            this(traffic, new TargetLatencies());
+        }
+    }
+
     public TrafficCombiner(int clientCapacity) {
         this.clientCapacity = clientCapacity;
     }
@@ -65,7 +70,9 @@ public final class TrafficCombiner {
         boolean succeeded = elb >= 0 && elb < 500;
         if (r.targetGroup() != null) {
             Bucket bucket = new Bucket(r.targetGroup(), null, null, second);
-            TargetTraffic t = targetGroups.computeIfAbsent(bucket, k -> newTargetTraffic(r.targetGroup(), r.elb(), second, null));
+            TargetGroupSecond tg = targetGroups.computeIfAbsent(bucket,
+                    k -> new TargetGroupSecond(newTargetTraffic(r.targetGroup(), r.elb(), second, null)));
+            TargetTraffic t = tg.traffic();
             t.setRequests(t.getRequests() + 1);
             if (succeeded) {
                 t.setSucceeded(t.getSucceeded() + 1);
@@ -78,7 +85,7 @@ public final class TrafficCombiner {
             }
             if (r.targetIp() != null) {
                 double ms = Double.isNaN(r.targetProcessingTime()) ? Double.NaN : r.targetProcessingTime() * 1000;
-                countTarget(bucket, t, r.targetIp() + ":" + r.targetPort(), succeeded, ms);
+                countTarget(tg, r.targetIp() + ":" + r.targetPort(), succeeded, ms);
             }
         }
         clients.computeIfAbsent(new Bucket("alb", r.elb(), null, second),
@@ -92,11 +99,12 @@ public final class TrafficCombiner {
     }
 
     /** One request answered by {@code target}, with its processing time in ms (NaN when not logged). */
-    private void countTarget(Bucket bucket, TargetTraffic t, String target, boolean succeeded, double ms) {
-        TargetCount c = t.getByTarget().get(target);
+    private static void countTarget(TargetGroupSecond tg, String target, boolean succeeded, double ms) {
+        Map<String, TargetCount> byTarget = tg.traffic().getByTarget();
+        TargetCount c = byTarget.get(target);
         if (c == null) {
             c = new TargetCount(0L, 0L, 0.0, null);
-            t.getByTarget().put(target, c);
+            byTarget.put(target, c);
         }
         c.setRequests(c.getRequests() + 1);
         if (succeeded) {
@@ -104,8 +112,7 @@ public final class TrafficCombiner {
         }
         if (!Double.isNaN(ms)) {
             c.setProcessingMs(c.getProcessingMs() + ms);
-            LatencySketch.record(latencies.computeIfAbsent(bucket, k -> new HashMap<>()).computeIfAbsent(target,
-                    k -> LatencySketch.create()), ms);
+            tg.latencies().record(target, ms);
         }
     }
 
@@ -122,14 +129,16 @@ public final class TrafficCombiner {
         }
         boolean succeeded = r.getStatusCode() < 500;
         Bucket bucket = new Bucket(r.getBackend(), HAPROXY_BACKEND, null, second);
-        TargetTraffic t = targetGroups.computeIfAbsent(bucket, k -> newTargetTraffic(r.getBackend(), null, second, HAPROXY_BACKEND));
+        TargetGroupSecond tg = targetGroups.computeIfAbsent(bucket,
+                k -> new TargetGroupSecond(newTargetTraffic(r.getBackend(), null, second, HAPROXY_BACKEND)));
+        TargetTraffic t = tg.traffic();
         t.setRequests(t.getRequests() + 1);
         if (succeeded) {
             t.setSucceeded(t.getSucceeded() + 1);
         } else {
             t.setElb5xx(t.getElb5xx() + 1);
         }
-        countTarget(bucket, t, server, succeeded, r.getTrServer() == null ? Double.NaN : r.getTrServer());
+        countTarget(tg, server, succeeded, r.getTrServer() == null ? Double.NaN : r.getTrServer());
     }
 
     /** TargetTraffic.source of an HAProxy backend's per-server counts. */
@@ -199,13 +208,6 @@ public final class TrafficCombiner {
                         tarpit);
     }
 
-    /** The summary with each target's latency sketch in place. */
-    private TargetTraffic withLatencies(Bucket bucket, TargetTraffic t) {
-        Map<String, Histogram> sketches = latencies.getOrDefault(bucket, Map.of());
-        t.getByTarget().forEach((target, c) -> c.setLatency(LatencySketch.encode(sketches.get(target))));
-        return t;
-    }
-
     /** The summary with its slot holders' counters in place. */
     private HaproxyTraffic withHolders(Bucket bucket, HaproxyTraffic f) {
         SpaceSaving holders = slotHolders.get(bucket);
@@ -264,11 +266,11 @@ public final class TrafficCombiner {
     /** Takes out every summary whose second started before {@code second}; all of them with Long.MAX_VALUE. */
     public List<Summary> drainBefore(long second) {
         List<Summary> out = new ArrayList<>();
-        for (Iterator<Map.Entry<Bucket, TargetTraffic>> it = targetGroups.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Bucket, TargetTraffic> e = it.next();
-            if (e.getValue().getBucketStart() < second) {
-                out.add(new TargetSummary(withLatencies(e.getKey(), e.getValue())));
-                latencies.remove(e.getKey());
+        for (Iterator<TargetGroupSecond> it = targetGroups.values().iterator(); it.hasNext(); ) {
+            TargetGroupSecond tg = it.next();
+            if (tg.traffic().getBucketStart() < second) {
+                // the sketches leave as they are: encoded only if the summary is written out
+                out.add(new TargetSummary(tg.traffic(), tg.latencies()));
                 it.remove();
             }
         }
@@ -297,7 +299,11 @@ public final class TrafficCombiner {
     /** The pending summaries and held health checks, left in place (for the state store). */
     public List<Pending> snapshot() {
         List<Pending> out = new ArrayList<>();
-        targetGroups.forEach((k, t) -> out.add(new TargetSummary(withLatencies(k, t))));
+        targetGroups.values().forEach(tg -> {
+            // bytes, not live sketches: what is restored from a snapshot must not share the combiner's sketches
+            tg.latencies().writeInto(tg.traffic());
+            out.add(new TargetSummary(tg.traffic()));
+        });
         frontends.forEach((k, f) -> out.add(new FrontendSummary(withHolders(k, f))));
         clients.values().forEach(c -> out.add(new ClientSummary(c.toSummary())));
         checks.snapshot().forEach(c -> out.add(new Check(c)));
@@ -311,13 +317,9 @@ public final class TrafficCombiner {
             public Void targetSummary(TargetSummary summary) {
                 TargetTraffic t = summary.traffic();
                 Bucket bucket = new Bucket(t.getTargetGroup(), t.getSource(), null, t.getBucketStart());
-                targetGroups.put(bucket, t);
-                t.getByTarget().forEach((target, c) -> {
-                    Histogram h = LatencySketch.decode(c.getLatency());
-                    if (h != null) {
-                        latencies.computeIfAbsent(bucket, k -> new HashMap<>()).put(target, h);
-                    }
-                });
+                TargetGroupSecond tg = new TargetGroupSecond(t);
+                targetGroups.put(bucket, tg);
+                t.getByTarget().forEach((target, c) -> tg.latencies().restore(target, LatencySketch.decode(c.getLatency())));
                 return null;
             }
 

@@ -27,20 +27,21 @@ class TrafficCombinerTest {
         combiner.addAlb(alb(T0 + 30, "10.0.1.5", 4.1, 200));
         combiner.addAlb(alb(T0 + 40, "10.0.2.9", 0.030, 404));
         combiner.addAlb(alb(T0 + 50, null, Double.NaN, 503));
-        TargetTraffic t = single(combiner.drainAll());
+        TargetSummary summary = single(combiner.drainAll());
+        TargetTraffic t = summary.traffic();
         assertThat(t.getSource()).isNull();
         assertThat(t.getRequests()).isEqualTo(5);
         TargetCount bad = t.getByTarget().get("10.0.1.5:8080");
         assertThat(bad.getRequests()).isEqualTo(3);
         assertThat(bad.getSucceeded()).isEqualTo(2);
-        Histogram h = LatencySketch.decode(bad.getLatency());
+        Histogram h = LatencySketch.of(summary, "10.0.1.5:8080");
         assertThat(h.getTotalCount()).isEqualTo(2);
         // one significant digit: each value within its bucket (~6%)
         assertThat(h.getMinValue()).isBetween(11L, 12L);
         assertThat(h.getMaxValue()).isBetween(4_096L, 4_352L);
         TargetCount good = t.getByTarget().get("10.0.2.9:8080");
         assertThat(good.getSucceeded()).as("a 404 is the client's business").isEqualTo(1);
-        assertThat(LatencySketch.decode(good.getLatency()).getTotalCount()).isEqualTo(1);
+        assertThat(LatencySketch.of(summary, "10.0.2.9:8080").getTotalCount()).isEqualTo(1);
     }
 
     @Test
@@ -50,8 +51,8 @@ class TrafficCombinerTest {
         combiner.addHaproxy(http("be-web", "web2", 3_900, 200));
         combiner.addHaproxy(http("be-web", "web2", null, 502));
         combiner.addHaproxy(http("be-web", "<NOSRV>", null, 503));
-        TargetTraffic t = combiner.drainAll().stream().filter(TargetSummary.class::isInstance).map(s -> ((TargetSummary) s).traffic())
-                .findFirst().orElseThrow();
+        TargetSummary summary = single(combiner.drainAll());
+        TargetTraffic t = summary.traffic();
         assertThat(t.getSource()).isEqualTo(TrafficCombiner.HAPROXY_BACKEND);
         assertThat(t.getTargetGroup()).isEqualTo("be-web");
         assertThat(t.getByTarget()).containsOnlyKeys("web1", "web2");
@@ -60,7 +61,7 @@ class TrafficCombinerTest {
         TargetCount web2 = t.getByTarget().get("web2");
         assertThat(web2.getRequests()).isEqualTo(2);
         assertThat(web2.getSucceeded()).isEqualTo(1);
-        assertThat(LatencySketch.decode(web2.getLatency()).getMaxValue()).isBetween(3_840L, 4_095L);
+        assertThat(LatencySketch.of(summary, "web2").getMaxValue()).isBetween(3_840L, 4_095L);
     }
 
     @Test
@@ -70,14 +71,27 @@ class TrafficCombinerTest {
         TrafficCombiner restored = new TrafficCombiner(16);
         restored.restore(combiner.snapshot());
         restored.addAlb(alb(T0 + 100, "10.0.1.5", 0.040, 200));
-        Histogram h = LatencySketch.decode(single(restored.drainAll()).getByTarget().get("10.0.1.5:8080").getLatency());
+        Histogram h = LatencySketch.of(single(restored.drainAll()), "10.0.1.5:8080");
         assertThat(h.getTotalCount()).isEqualTo(2);
         assertThat(h.getMaxValue()).isBetween(248L, 256L);
     }
 
-    private static TargetTraffic single(List<?> drained) {
-        return drained.stream().filter(TargetSummary.class::isInstance).map(s -> ((TargetSummary) s).traffic()).findFirst()
-                .orElseThrow();
+    /** Replay hands the sketches on live; a summary written to a topic or store must carry them as bytes. */
+    @Test
+    void aDrainedSummaryWrittenOutCarriesItsSketchesAsBytes() {
+        TrafficCombiner combiner = new TrafficCombiner(16);
+        combiner.addAlb(alb(T0, "10.0.1.5", 0.250, 200));
+        combiner.addAlb(alb(T0 + 100, "10.0.1.5", 0.040, 200));
+        TargetSummary summary = single(combiner.drainAll());
+        TargetTraffic written = (TargetTraffic) summary.avro();
+        Histogram h = LatencySketch.decode(written.getByTarget().get("10.0.1.5:8080").getLatency());
+        assertThat(h).isEqualTo(LatencySketch.of(summary, "10.0.1.5:8080"));
+        assertThat(h.getTotalCount()).isEqualTo(2);
+        assertThat(new TargetSummary(written)).isEqualTo(summary);
+    }
+
+    private static TargetSummary single(List<?> drained) {
+        return drained.stream().filter(TargetSummary.class::isInstance).map(TargetSummary.class::cast).findFirst().orElseThrow();
     }
 
     private static AlbTrafficLine alb(long at, String targetIp, double seconds, int status) {

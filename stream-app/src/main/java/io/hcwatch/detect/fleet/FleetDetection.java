@@ -71,7 +71,7 @@ public final class FleetDetection implements Detection<FleetState, FleetInput> {
 
             @Override
             public Void targetSummary(TargetSummary summary) {
-                s.observeTraffic(summary.traffic(), settings);
+                s.observeTraffic(summary, settings);
                 return null;
             }
 

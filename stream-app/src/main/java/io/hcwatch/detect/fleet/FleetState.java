@@ -7,6 +7,7 @@ import io.hcwatch.avro.v1.BackendEvent;
 import io.hcwatch.avro.v1.BackendEventKind;
 import io.hcwatch.avro.v1.HealthCheckResult;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.input.TargetSummary;
 import io.hcwatch.traffic.LatencySketch;
 import io.hcwatch.traffic.TrafficCombiner;
 import java.util.List;
@@ -104,14 +105,15 @@ public final class FleetState {
     }
 
     /** Applies one traffic summary; requests to targets marked unhealthy are counted at arrival. */
-    void observeTraffic(TargetTraffic t, FleetSettings settings) {
+    void observeTraffic(TargetSummary summary, FleetSettings settings) {
+        TargetTraffic t = summary.traffic();
         long ts = t.getBucketStart();
         if (served == null) {
             served = new ServedWindow(settings.gray().windowMillis(), settings.stepMillis());
         }
         for (Map.Entry<String, TargetCount> e : t.getByTarget().entrySet()) {
             TargetCount c = e.getValue();
-            served.add(e.getKey(), ts, c.getRequests(), c.getSucceeded(), LatencySketch.decode(c.getLatency()));
+            served.add(e.getKey(), ts, c.getRequests(), c.getSucceeded(), LatencySketch.of(summary, e.getKey()));
         }
         if (TrafficCombiner.HAPROXY_BACKEND.equals(t.getSource())) {
             // an HAProxy backend's servers: compared with each other only; the ALB's traffic rules do not apply
