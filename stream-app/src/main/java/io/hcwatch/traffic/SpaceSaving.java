@@ -136,6 +136,9 @@ public final class SpaceSaving {
      */
     public List<HeavyHitter> top(int n) {
         int k = Math.min(n, size);
+        if (k <= 0) {
+            return new ArrayList<>(0);
+        }
         Counter[] chosen;
         if (k * 8 >= size) {
             chosen = Arrays.copyOf(heap, size);

@@ -24,6 +24,17 @@ class SpaceSavingTest {
         assertThat(s.total()).isEqualTo(15);
     }
 
+    /** top(0) took the partial selection for a sketch of more than 8 counters and read run[-1]. */
+    @Test
+    void theTopNoneIsEmptyWhateverTheSketchHolds() {
+        SpaceSaving s = new SpaceSaving(64);
+        for (int i = 0; i < 40; i++) {
+            s.add("k" + i, i + 1);
+        }
+        assertThat(s.top(0)).isEmpty();
+        assertThat(new SpaceSaving(8).top(0)).isEmpty();
+    }
+
     @Test
     void aMillionDistinctClientsStayWithinTheBoundAndThePlantedHeavyHitterIsNamed() {
         SpaceSaving s = new SpaceSaving(256);
