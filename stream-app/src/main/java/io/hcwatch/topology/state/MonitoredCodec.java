@@ -109,25 +109,33 @@ public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
                 + "' at " + e.getPathReference() + ", written by a newer one (roll forward, or reset the application)", e);
     }
 
-    @Override
-    public Monitored<S> decode(byte[] bytes) {
+    /**
+     * The JSON object {@code bytes} hold (its version field still in), refused as a newer layout when
+     * its version {@code "v"} (0 when absent) is above {@code readsUpTo}.
+     */
+    static ObjectNode versionedObject(byte[] bytes, int readsUpTo) {
+        JsonNode tree;
         try {
-            JsonNode tree = STRICT.readTree(bytes);
-            if (!(tree instanceof ObjectNode node)) {
-                throw new IllegalStateException("monitor state in the changelog is not a JSON object");
-            }
-            int version = node.path("v").asInt(0);
-            if (version > VERSION) {
-                throw new NewerLayoutException("monitor state of layout " + version + " was written by a newer hcwatch;"
-                        + " this one reads layouts up to " + VERSION + " (roll forward, or reset the application)");
-            }
-            ObjectNode current = version == 0 ? fromUnversioned.apply(node) : node;
-            current.remove("v");
-            return STRICT.treeToValue(current, type);
-        } catch (UnrecognizedPropertyException e) {
-            throw newerField(e);
+            tree = STRICT.readTree(bytes);
         } catch (IOException e) {
             throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
         }
+        if (!(tree instanceof ObjectNode node)) {
+            throw new IllegalStateException("monitor state in the changelog is not a JSON object");
+        }
+        int version = node.path("v").asInt(0);
+        if (version > readsUpTo) {
+            throw new NewerLayoutException("monitor state of layout " + version + " was written by a newer hcwatch;"
+                    + " this one reads layouts up to " + readsUpTo + " (roll forward, or reset the application)");
+        }
+        return node;
+    }
+
+    @Override
+    public Monitored<S> decode(byte[] bytes) {
+        ObjectNode node = versionedObject(bytes, VERSION);
+        ObjectNode current = node.path("v").asInt(0) == 0 ? fromUnversioned.apply(node) : node;
+        current.remove("v");
+        return fromTree(current);
     }
 }

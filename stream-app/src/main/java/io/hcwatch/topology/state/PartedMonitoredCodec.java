@@ -1,6 +1,5 @@
 package io.hcwatch.topology.state;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hcwatch.alert.Monitored;
 import java.io.IOException;
@@ -109,29 +108,13 @@ public final class PartedMonitoredCodec<S> implements PartedCodec<Monitored<S>> 
             throw new NewerLayoutException("monitor state stored in parts without a head part " + parts.keySet()
                     + ": a layout this hcwatch does not know (roll forward, or reset the application)");
         }
-        ObjectNode tree = head(headBytes);
-        int version = tree.path("v").asInt(0);
-        if (version > VERSION) {
-            throw new NewerLayoutException("monitor state of layout " + version + " was written by a newer hcwatch;"
-                    + " this one reads layouts up to " + VERSION + " (roll forward, or reset the application)");
-        }
-        if (version > UNFRAMED) {
+        ObjectNode tree = MonitoredCodec.versionedObject(headBytes, VERSION);
+        if (tree.path("v").asInt(0) > UNFRAMED) {
             parts.replaceAll(PartedMonitoredCodec::unframed);
         }
         tree.remove("v");
         split.join(tree, parts);
         return whole.fromTree(tree);
-    }
-
-    private static ObjectNode head(byte[] bytes) {
-        try {
-            if (MonitoredCodec.STRICT.readTree(bytes) instanceof ObjectNode node) {
-                return node;
-            }
-            throw new IllegalStateException("monitor state's head part is not a JSON object");
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
-        }
     }
 
     private static byte[] unframed(String name, byte[] bytes) {

@@ -18,22 +18,10 @@ final class PartedValues<V> implements StoredLayout<V> {
     private final KeyValueStore<Bytes, byte[]> inner;
     private final PartedCodec<V> codec;
     private final StoredParts parts = new StoredParts();
-    private final StoredParts.Writer out;
 
     PartedValues(KeyValueStore<Bytes, byte[]> inner, PartedCodec<V> codec) {
         this.inner = inner;
         this.codec = codec;
-        this.out = new StoredParts.Writer() {
-            @Override
-            public void put(Bytes k, byte[] v) {
-                inner.put(k, v);
-            }
-
-            @Override
-            public void delete(Bytes k) {
-                inner.delete(k);
-            }
-        };
     }
 
     @Override
@@ -52,7 +40,7 @@ final class PartedValues<V> implements StoredLayout<V> {
                 stored.put(StoredParts.split(entry.key.get())[1], entry.value);
             }
         }
-        byte[] whole = inner.get(StoredLayout.bytes(key));
+        byte[] whole = inner.get(StoredParts.partKey(key, StoredParts.WHOLE));
         if (whole != null) {
             stored.put(StoredParts.WHOLE, whole);
         }
@@ -79,7 +67,7 @@ final class PartedValues<V> implements StoredLayout<V> {
                     parts.held(key, stored);
                 }
             }
-            parts.write(key, codec.encodeParts(value), out);
+            parts.write(key, codec.encodeParts(value), inner);
             return;
         }
         List<String> known = parts.forget(key);

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Which parts of each key a {@link WriteBehindStore} of a {@link PartedCodec} has in its
@@ -51,7 +52,7 @@ final class StoredParts {
      * Writes {@code parts} as the new value of {@code key}: the parts whose bytes changed are put,
      * those it no longer has are deleted.
      */
-    void write(String key, Map<String, byte[]> parts, Writer out) {
+    void write(String key, Map<String, byte[]> parts, KeyValueStore<Bytes, byte[]> out) {
         Parts before = byKey.get(key);
         for (Map.Entry<String, byte[]> part : parts.entrySet()) {
             long hash = PartHash.of(part.getValue());
@@ -79,16 +80,9 @@ final class StoredParts {
         byKey.clear();
     }
 
-    /** Where the changelogged store is written. */
-    interface Writer {
-        void put(Bytes key, byte[] value);
-
-        void delete(Bytes key);
-    }
-
     static Bytes partKey(String key, String part) {
         if (part.equals(WHOLE)) {
-            return Bytes.wrap(key.getBytes(StandardCharsets.UTF_8));
+            return StoredLayout.bytes(key);
         }
         byte[] k = key.getBytes(StandardCharsets.UTF_8);
         byte[] p = part.getBytes(StandardCharsets.UTF_8);
