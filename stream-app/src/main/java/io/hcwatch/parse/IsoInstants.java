@@ -26,6 +26,21 @@ final class IsoInstants {
     }
 
     /**
+     * The one form the JSON readers see almost always, {@code 2026-03-03T14:32:45.120Z} (a fraction of
+     * 1 to 9 digits, or none), else null: a subset of what {@code OffsetDateTime.parse} accepts, read to
+     * the same instant (IsoInstantsProperties holds it to the JDK's parser), at a fraction of its cost
+     * (it was 7% of the fleet bench's thread). Anything else goes to the JDK's parser.
+     */
+    static Instant parseUtc(String s) {
+        int len = s.length();
+        if (len < 20 || len > 30 || s.charAt(10) != 'T' || s.charAt(len - 1) != 'Z'
+                || (len > 20 && (s.charAt(19) != '.' || len == 21))) {
+            return null;
+        }
+        return parse(s, 0, len);
+    }
+
+    /**
      * @param zoneWhenAbsent zone for text without {@code Z}/offset; null means such text is invalid
      * @return null when the range is not a valid date-time
      */

@@ -177,6 +177,10 @@ final class JsonFields {
         if (!v.isTextual()) {
             throw badType(name, v, "an ISO-8601 time such as 2026-03-03T14:32:45.120Z, or epoch milliseconds");
         }
+        Instant common = IsoInstants.parseUtc(v.asText());
+        if (common != null) {
+            return common.truncatedTo(ChronoUnit.MILLIS);
+        }
         try {
             return OffsetDateTime.parse(v.asText()).toInstant().truncatedTo(ChronoUnit.MILLIS);
         } catch (DateTimeParseException e) {
