@@ -1,7 +1,6 @@
 package io.hcwatch.topology.state;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.SerializerProvider;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.detect.fleet.FleetState;
 import io.hcwatch.detect.fleet.Latencies;
@@ -31,16 +30,14 @@ final class FleetHead {
             .instead("registry", REGISTRY::writeObject)
             .instead("latency", LATENCIES::writeObject)
             .instead("history", HISTORY::writeObject);
-    private static final BeanJson MONITORED = BeanJson.of(Monitored.class)
-            .without("time")
-            .first((m, g, p) -> g.writeNumberField("v", PartedMonitoredCodec.VERSION))
-            .instead("state", STATE::writeObject);
+    /** The clock is part {@code c}. */
+    private static final BeanJson MONITORED = HeadJson.of(STATE).without("time");
 
     private FleetHead() {
     }
 
     static byte[] write(Monitored<FleetState> value) {
-        return JsonBytes.write(new byte[0], (g, p) -> MONITORED.writeObject(value, g, p));
+        return HeadJson.write(MONITORED, value);
     }
 
     /** The names of the history's arrays that it holds, in the order of its chunks' columns. */

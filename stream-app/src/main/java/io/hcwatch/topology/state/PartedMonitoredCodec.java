@@ -3,6 +3,7 @@ package io.hcwatch.topology.state;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hcwatch.alert.Monitored;
 import io.hcwatch.detect.fleet.FleetState;
+import io.hcwatch.detect.flood.FloodState;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -61,9 +62,9 @@ public final class PartedMonitoredCodec<S> implements PartedCodec<Monitored<S>> 
         return new PartedMonitoredCodec<>(whole, new HostParts());
     }
 
-    /** A client scope in parts ({@link FloodParts}). */
-    public static <S> PartedMonitoredCodec<S> flood(MonitoredCodec<S> whole) {
-        return new PartedMonitoredCodec<>(whole, new FloodParts());
+    /** A client scope in parts ({@link FloodParts}), written from the live state ({@link FloodEncoder}). */
+    public static PartedMonitoredCodec<FloodState> flood(MonitoredCodec<FloodState> whole) {
+        return new PartedMonitoredCodec<>(whole, new FloodParts(), new FloodEncoder(whole));
     }
 
     @Override

@@ -11,8 +11,8 @@ import java.util.Map;
 /**
  * Parts cut from the value's whole tree by its kind's {@link StateSplit}, the mirror of how they
  * are read ({@link StateSplit#join}): what is left of the tree is the head. The reference for an
- * encoder that writes parts from the live objects ({@link FleetEncoder}), and the encoder of the
- * kinds that have none.
+ * encoder that writes parts from the live objects ({@link FleetEncoder}, {@link FloodEncoder}), and the encoder of the
+ * kinds that have none (an HAProxy host).
  */
 final class TreeParts<S> implements PartsEncoder<S> {
 
