@@ -15,8 +15,8 @@ final class ClockParts implements StateSplit {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     static final int HISTORY_CHUNK = 4;
 
-    private static final String[] CLOCK = {"clock", "lastStep", "lastInput", "historyNext", "historySize", "historyRing"};
-    private static final String[] HISTORY = {"at", "p50", "p99", "healthy", "requestRate", "known"};
+    static final String[] CLOCK = {"clock", "lastStep", "lastInput", "historyNext", "historySize", "historyRing"};
+    static final String[] HISTORY = {"at", "p50", "p99", "healthy", "requestRate", "known"};
 
     @Override
     public void split(ObjectNode tree, Map<String, byte[]> parts) {

@@ -18,7 +18,7 @@ final class LatencyParts implements StateSplit {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private static final String[] SLOTS = {"allStart", "all", "failingStart", "failing", "passingStart", "passing"};
+    static final String[] SLOTS = {"allStart", "all", "failingStart", "failing", "passingStart", "passing"};
     private static final String[] LATENCY = {"all", "failing", "passing"};
 
     @Override

@@ -89,8 +89,13 @@ public final class MonitoredCodec<S> implements StateCodec<Monitored<S>> {
 
     /** The value as the tree its whole encoding writes (without the version), its live structures copied in first. */
     ObjectNode tree(Monitored<S> value) {
-        beforeEncode.accept(value.state);
+        settle(value);
         return STRICT.valueToTree(value);
+    }
+
+    /** Copies the value's live structures into the fields that are stored. */
+    void settle(Monitored<S> value) {
+        beforeEncode.accept(value.state);
     }
 
     /** A value from its tree of the current layout (without the version). */

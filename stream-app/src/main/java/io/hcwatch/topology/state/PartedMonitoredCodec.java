@@ -2,8 +2,8 @@ package io.hcwatch.topology.state;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hcwatch.alert.Monitored;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.hcwatch.detect.fleet.FleetState;
+import io.hcwatch.detect.flood.FloodState;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -36,15 +36,25 @@ public final class PartedMonitoredCodec<S> implements PartedCodec<Monitored<S>> 
 
     private final MonitoredCodec<S> whole;
     private final StateSplit split;
+    private final PartsEncoder<S> encoder;
 
-    PartedMonitoredCodec(MonitoredCodec<S> whole, StateSplit split) {
+    PartedMonitoredCodec(MonitoredCodec<S> whole, StateSplit split, PartsEncoder<S> encoder) {
         this.whole = whole;
         this.split = split;
+        this.encoder = encoder;
     }
 
-    /** A target group in parts ({@link FleetParts}). */
-    public static <S> PartedMonitoredCodec<S> fleet(MonitoredCodec<S> whole) {
-        return new PartedMonitoredCodec<>(whole, new FleetParts());
+    /** Parts cut from the value's tree by {@code split}. */
+    PartedMonitoredCodec(MonitoredCodec<S> whole, StateSplit split) {
+        this(whole, split, new TreeParts<>(whole, split));
+    }
+
+    /**
+     * A target group in parts ({@link FleetParts}), written from the live state ({@link FleetEncoder}):
+     * building the tree of the whole group and cutting it was half of a {@code bench fleet} thread.
+     */
+    public static PartedMonitoredCodec<FleetState> fleet(MonitoredCodec<FleetState> whole) {
+        return new PartedMonitoredCodec<>(whole, new FleetParts(), new FleetEncoder(whole));
     }
 
     /** An HAProxy host in parts ({@link HostParts}). */
@@ -52,9 +62,9 @@ public final class PartedMonitoredCodec<S> implements PartedCodec<Monitored<S>> 
         return new PartedMonitoredCodec<>(whole, new HostParts());
     }
 
-    /** A client scope in parts ({@link FloodParts}). */
-    public static <S> PartedMonitoredCodec<S> flood(MonitoredCodec<S> whole) {
-        return new PartedMonitoredCodec<>(whole, new FloodParts());
+    /** A client scope in parts ({@link FloodParts}), written from the live state ({@link FloodEncoder}). */
+    public static PartedMonitoredCodec<FloodState> flood(MonitoredCodec<FloodState> whole) {
+        return new PartedMonitoredCodec<>(whole, new FloodParts(), new FloodEncoder(whole));
     }
 
     @Override
@@ -69,25 +79,7 @@ public final class PartedMonitoredCodec<S> implements PartedCodec<Monitored<S>> 
 
     @Override
     public Map<String, byte[]> encodeParts(Monitored<S> value) {
-        ObjectNode tree = whole.tree(value);
-        Map<String, byte[]> parts = new LinkedHashMap<>();
-        split.split(tree, parts);
-        parts.replaceAll((name, bytes) -> framed(bytes));
-        parts.put(StoredParts.WHOLE, FRAME);
-        ObjectNode head = MonitoredCodec.STRICT.createObjectNode().put("v", VERSION);
-        head.setAll(tree);
-        try {
-            parts.put(HEAD, MonitoredCodec.STRICT.writeValueAsBytes(head));
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not encode monitor state", e);
-        }
-        return parts;
-    }
-
-    private static byte[] framed(byte[] bytes) {
-        byte[] out = Arrays.copyOf(FRAME, FRAME.length + bytes.length);
-        System.arraycopy(bytes, 0, out, FRAME.length, bytes.length);
-        return out;
+        return encoder.encode(value);
     }
 
     /**

@@ -32,13 +32,23 @@ import java.util.Map;
  */
 final class RowWriter {
 
-    private byte[] buf = new byte[64];
+    private byte[] buf;
     private int size;
     private long lastTime;
     private final Map<String, Integer> seen = new HashMap<>();
 
     /** Where the current row's tags are. */
     private int tagsAt;
+
+    RowWriter() {
+        buf = new byte[64];
+    }
+
+    /** A writer whose bytes start with {@code prefix} (a part's frame), so that framing them copies nothing. */
+    RowWriter(byte[] prefix) {
+        buf = Arrays.copyOf(prefix, prefix.length + 64);
+        size = prefix.length;
+    }
 
     void row(int columns) {
         tagsAt = size;
@@ -51,36 +61,20 @@ final class RowWriter {
         buf[tagsAt + column / 2] |= (byte) (tag << (4 * (column % 2)));
     }
 
+    /** A value of a tree (what {@link CompactRows} encodes). */
     void value(int column, JsonNode v) {
         if (v == null || v.isMissingNode()) {
-            tag(column, ABSENT);
+            absent(column);
         } else if (v.isNull()) {
-            tag(column, NULL);
+            nullValue(column);
         } else if (v.isBoolean()) {
-            tag(column, v.booleanValue() ? TRUE : FALSE);
+            bool(column, v.booleanValue());
         } else if (v.isIntegralNumber() && v.canConvertToLong()) {
-            long x = v.longValue();
-            if (x >= EPOCH_MILLIS) {
-                tag(column, TIME);
-                varint(zigzag(x - lastTime));
-                lastTime = x;
-            } else {
-                tag(column, INTEGER);
-                varint(zigzag(x));
-            }
-        } else if (v.isFloat() || v.isDouble()) {
-            double d = v.doubleValue();
-            long whole = (long) d;
-            if (Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits((double) whole)) {
-                tag(column, v.isFloat() ? WHOLE_FLOAT : WHOLE_DOUBLE);
-                varint(zigzag(whole));
-            } else if (v.isFloat()) {
-                tag(column, FLOAT);
-                fixed(Float.floatToRawIntBits(v.floatValue()), 4);
-            } else {
-                tag(column, DOUBLE);
-                fixed(Double.doubleToRawLongBits(d), 8);
-            }
+            integer(column, v.longValue());
+        } else if (v.isFloat()) {
+            floatValue(column, v.floatValue());
+        } else if (v.isDouble()) {
+            doubleValue(column, v.doubleValue());
         } else if (v.isTextual()) {
             text(column, v.textValue());
         } else {
@@ -93,7 +87,73 @@ final class RowWriter {
         }
     }
 
-    private void text(int column, String text) {
+    // The typed writers below are what a tree's node of that type writes: a field Jackson leaves
+    // out (null) is absent, a null inside an array is a null.
+
+    void absent(int column) {
+        tag(column, ABSENT);
+    }
+
+    void nullValue(int column) {
+        tag(column, NULL);
+    }
+
+    void bool(int column, boolean b) {
+        tag(column, b ? TRUE : FALSE);
+    }
+
+    void integer(int column, long x) {
+        if (x >= EPOCH_MILLIS) {
+            tag(column, TIME);
+            varint(zigzag(x - lastTime));
+            lastTime = x;
+        } else {
+            tag(column, INTEGER);
+            varint(zigzag(x));
+        }
+    }
+
+    /** A boxed integer field: absent when null. */
+    void integer(int column, Number x) {
+        if (x == null) {
+            absent(column);
+        } else {
+            integer(column, x.longValue());
+        }
+    }
+
+    void floatValue(int column, float f) {
+        long whole = (long) (double) f;
+        if (Double.doubleToRawLongBits(f) == Double.doubleToRawLongBits((double) whole)) {
+            tag(column, WHOLE_FLOAT);
+            varint(zigzag(whole));
+        } else {
+            tag(column, FLOAT);
+            fixed(Float.floatToRawIntBits(f), 4);
+        }
+    }
+
+    void doubleValue(int column, double d) {
+        long whole = (long) d;
+        if (Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits((double) whole)) {
+            tag(column, WHOLE_DOUBLE);
+            varint(zigzag(whole));
+        } else {
+            tag(column, DOUBLE);
+            fixed(Double.doubleToRawLongBits(d), 8);
+        }
+    }
+
+    /** A string field: absent when null. */
+    void optionalText(int column, String text) {
+        if (text == null) {
+            absent(column);
+        } else {
+            text(column, text);
+        }
+    }
+
+    void text(int column, String text) {
         Integer index = seen.get(text);
         if (index != null) {
             tag(column, SEEN_TEXT);

@@ -19,12 +19,12 @@ final class TargetParts implements StateSplit {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private static final String[] TARGET_MOVES = {"lastSeen", "lastPassAt", "lastFailureAt", "consecutivePasses",
+    static final String[] TARGET_MOVES = {"lastSeen", "lastPassAt", "lastFailureAt", "consecutivePasses",
             "consecutiveFailures", "lastLatencyMs"};
-    private static final String[] TARGET_REST = {"key", "id", "ip", "port", "zone", "source", "firstSeen", "registeredAt",
+    static final String[] TARGET_REST = {"key", "id", "ip", "port", "zone", "source", "firstSeen", "registeredAt",
             "state", "sawInitial", "firstHealthyAt", "lastOutcome", "firstFailureAt", "firstPassAt", "lastReason",
             "lastStatusCode", "firstLatencyMs", "unhealthySince", "departedAt"};
-    private static final String[] TARGET_ALL = concat(TARGET_REST, TARGET_MOVES);
+    static final String[] TARGET_ALL = concat(TARGET_REST, TARGET_MOVES);
 
     @Override
     public void split(ObjectNode tree, Map<String, byte[]> parts) {

@@ -20,9 +20,9 @@ final class TrafficParts implements StateSplit {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private static final String[] SERVED_TARGET = {"target", "lastAt"};
-    private static final String[] SERVED_SLOT = {"target", "start", "requests", "failed", "latency"};
-    private static final String[] SERVED_ARRAYS = {"slotStart", "requests", "failed", "latency"};
+    static final String[] SERVED_TARGET = {"target", "lastAt"};
+    static final String[] SERVED_SLOT = {"target", "start", "requests", "failed", "latency"};
+    static final String[] SERVED_ARRAYS = {"slotStart", "requests", "failed", "latency"};
 
     @Override
     public void split(ObjectNode tree, Map<String, byte[]> parts) {
