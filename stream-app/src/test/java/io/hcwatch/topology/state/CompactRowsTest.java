@@ -42,6 +42,18 @@ class CompactRowsTest {
     }
 
     @Test
+    void textThatIsNearlyBase64ReadsBackAsWritten() {
+        String base64 = java.util.Base64.getEncoder().encodeToString("a target id".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        List<String> texts = List.of("10.0.17.201", "i-0abc1234def56789", "fleet-tg-1995", base64, base64.replace('=', 'A'),
+                "QUJD=A==", "QUJDRA=A", "QUJDRA==", "AAAA AAA", "AAAA\nAAA", "QUJDRA=" + "=", "+/+/+/+/", "abc");
+        List<ObjectNode> rows = texts.stream().map(t -> JSON.objectNode().put("id", t)).toList();
+
+        List<ObjectNode> back = CompactRows.decode(CompactRows.encode(rows, COLUMNS), COLUMNS);
+
+        assertThat(back.stream().map(r -> r.get("id").textValue()).toList()).isEqualTo(texts);
+    }
+
+    @Test
     void aFieldWithoutAColumnIsRefusedRatherThanDropped() {
         ObjectNode row = JSON.objectNode().put("id", "i-1").put("future", 3);
         assertThatThrownBy(() -> CompactRows.encode(List.of(row), COLUMNS)).isInstanceOf(IllegalStateException.class)
