@@ -42,7 +42,8 @@ final class IncidentFixture {
             for (int f = 0; f < fleets; f++) {
                 for (int i = 0; i < TARGETS; i++) {
                     boolean fails = failing && i % 2 == 0;
-                    long ts = t + f * 37L + i * 13L;
+                    // staggered within the round, so that a fleet of hundreds of groups still checks in rounds
+                    long ts = t + f * 37L % 4_000 + i * 13L;
                     HealthCheckResult r = HealthCheckResult.newBuilder()
                             .setTs(Instant.ofEpochMilli(ts))
                             .setSource("alb")

@@ -173,6 +173,28 @@ final class LiveHarness implements AutoCloseable {
     }
 
     /**
+     * Whether {@code group} has committed the end offset of every partition of {@code topic}: it has
+     * read, processed and committed everything produced there so far.
+     */
+    boolean consumedAll(String group, String topic) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (var partition : admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()) {
+                latest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
+            }
+            var ends = admin.listOffsets(latest).all().get();
+            return latest.keySet().stream().allMatch(tp -> committed.get(tp) != null
+                    && committed.get(tp).offset() >= ends.get(tp).offset());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;
+        }
+    }
+
+    /**
      * What a store's changelog holds, for failure messages: per record its partition, offset and key,
      * and for monitor state (JSON) the key's clock and the alerts it has open. Tells a restart that
      * restored state from one that started afresh.
