@@ -30,11 +30,7 @@ final class FloodEncoder implements PartsEncoder<FloodState> {
         List<String> names = new ArrayList<>();
         if (value.state != null && value.state.seconds != null) {
             for (FloodState.Second second : value.state.seconds) {
-                long start = second == null ? 0 : second.start;
-                String name = "s/" + start;
-                for (int n = 1; parts.containsKey(name); n++) {
-                    name = "s/" + start + "." + n;
-                }
+                String name = FloodParts.secondPart(second == null ? 0 : second.start, parts);
                 names.add(name);
                 parts.put(name, JsonBytes.value(PartedMonitoredCodec.FRAME, second));
             }

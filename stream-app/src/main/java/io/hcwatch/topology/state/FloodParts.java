@@ -21,10 +21,7 @@ final class FloodParts implements StateSplit {
         }
         ArrayNode names = ((ObjectNode) tree.get("state")).putArray("seconds");
         for (JsonNode second : seconds) {
-            String name = "s/" + second.path("start").asLong();
-            for (int n = 1; parts.containsKey(name); n++) {
-                name = "s/" + second.path("start").asLong() + "." + n;
-            }
+            String name = secondPart(second.path("start").asLong(), parts);
             names.add(name);
             try {
                 parts.put(name, MonitoredCodec.STRICT.writeValueAsBytes(second));
@@ -51,5 +48,14 @@ final class FloodParts implements StateSplit {
                 throw new UncheckedIOException("could not decode monitor state from its changelog: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** The part of the second starting at {@code start}: {@code s/<start>}, suffixed {@code .N} past the names already {@code taken}. */
+    static String secondPart(long start, Map<String, byte[]> taken) {
+        String name = "s/" + start;
+        for (int n = 1; taken.containsKey(name); n++) {
+            name = "s/" + start + "." + n;
+        }
+        return name;
     }
 }
