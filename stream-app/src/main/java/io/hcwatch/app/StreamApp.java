@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
@@ -195,6 +196,28 @@ public final class StreamApp implements AutoCloseable {
     }
 
     /**
+     * A warning when the monitors would give up on a crashed instance's partitions before Kafka has
+     * even noticed the crash (its consumers' session timeout), let alone moved them: every such crash
+     * would leave steps judged without those partitions.
+     */
+    static Optional<String> silentTimeoutBelowSession(StreamAppConfig config) {
+        Duration silent = config.settings().duration("window.silent-timeout");
+        Object session = new StreamsConfig(streamsProperties(config))
+                .getMainConsumerConfigs(config.applicationId(), config.applicationId(), 0)
+                .get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        if (session == null) {
+            session = ConsumerConfig.configDef().defaultValues().get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+        }
+        long sessionMillis = Long.parseLong(session.toString());
+        if (silent.toMillis() > sessionMillis) {
+            return Optional.empty();
+        }
+        return Optional.of("detect.window.silent-timeout (" + silent.toSeconds() + " s) is not above the consumers' session.timeout.ms ("
+                + sessionMillis / 1000 + " s): when an instance crashes, the monitors stop waiting for its partitions before Kafka"
+                + " moves them, and judge steps without them; raise it above the session timeout plus a restore");
+    }
+
+    /**
      * How many partitions each input topic has, so the monitors wait for every one from the start
      * (a task that starts late must not find its monitors run ahead). A topic that cannot be
      * described now is left out: its partitions are waited for once they report.
@@ -229,6 +252,7 @@ public final class StreamApp implements AutoCloseable {
         // a missing source topic stops Kafka Streams in its own time, a missing sink topic blocks each send: say so at once
         RequiredTopics.verify(admin, requiredTopics(), config.applicationId());
         deadLetterMaxBytes = deadLetterLimit(admin);
+        silentTimeoutBelowSession(config).ifPresent(LOG::warn);
         Map<Source, Decoder> decoders = decoders();
         streams = new KafkaStreams(topology(decoders), streamsProperties(config));
         Counter replaced = Counter.builder(THREADS_REPLACED)

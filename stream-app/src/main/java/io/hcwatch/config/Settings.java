@@ -28,8 +28,10 @@ public final class Settings {
                     "Monitors wait for input partitions behind the newest by up to this much (event time)."),
             new Setting("window.idle-timeout", DURATION, "2s",
                     "An input partition that is caught up and has had nothing to read for this long (wall time) is not waited for (live only)."),
-            new Setting("window.silent-timeout", DURATION, "30s",
-                    "An input partition whose ingest has not reported for this long (wall time: its task is gone) is not waited for (live only)."),
+            new Setting("window.silent-timeout", DURATION, "2m",
+                    "An input partition whose ingest has not reported for this long (wall time: its task is gone, or starts that late) "
+                            + "is not waited for (live only). Keep it above the consumers' session.timeout.ms (45 s) plus a restore: "
+                            + "a crashed instance's partitions are moved only after that, and steps judged without them differ from replay."),
             new Setting("window.source-delay", DURATIONS_BY_NAME, "",
                     "Sources delivered in batches, with how long after its event a record may arrive (e.g. alb=10m,alb-health=10m "
                             + "for ALB logs from S3: 5-minute objects per node, delivered within about 5 minutes); monitors wait for "

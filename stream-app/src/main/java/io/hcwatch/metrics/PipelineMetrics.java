@@ -27,6 +27,7 @@ public final class PipelineMetrics {
     public static final String SKIPPED = "hcwatch.records.skipped";
     public static final String LATE = "hcwatch.records.late";
     public static final String BEHIND = "hcwatch.records.behind";
+    public static final String UPSTREAMS_SILENT = "hcwatch.upstreams.silent";
     public static final String ALERTS = "hcwatch.alerts";
     public static final String PROCESSING_ERRORS = "hcwatch.processing.errors";
     public static final String CARDINALITY_REJECTED = "hcwatch.cardinality.rejected";
@@ -94,6 +95,7 @@ public final class PipelineMetrics {
         }
         monitors.forEach(this::lateCounter);
         monitors.forEach(this::behindCounter);
+        monitors.forEach(this::silentCounter);
         for (String source : sources) {
             processingErrorCounter("ingest-" + source);
         }
@@ -141,6 +143,19 @@ public final class PipelineMetrics {
      */
     public void behind(String monitor) {
         behindCounter(monitor).increment();
+    }
+
+    /**
+     * An input partition that {@code monitor} stopped waiting for after window.silent-timeout without
+     * a report: its steps from then on are judged without that partition.
+     */
+    public void upstreamSilent(String monitor) {
+        silentCounter(monitor).increment();
+    }
+
+    private Counter silentCounter(String monitor) {
+        return counter(UPSTREAMS_SILENT, "Input partitions a monitor task stopped waiting for after window.silent-timeout"
+                + " without a report from their ingest (its task gone, or started that late)", "monitor", monitor);
     }
 
     /**

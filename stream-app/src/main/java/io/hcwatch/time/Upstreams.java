@@ -1,6 +1,8 @@
 package io.hcwatch.time;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 
@@ -30,10 +32,21 @@ public final class Upstreams {
         /** When it was first heard of (or restored), for an upstream that has yet to report a time. */
         transient long firstAtWall;
         transient long firstAtTick;
+        /** Whether it was last found silent (see {@link #newlySilent}). */
+        transient boolean silenced;
 
         public Upstream() {
         }
 
+    }
+
+    /**
+     * An upstream that stopped being waited for because it went silent: steps from now on are judged
+     * without it, and what it sends for them later counts as behind.
+     *
+     * @param unheardMillis wall time since it last reported, or since it was first expected when it never has
+     */
+    public record Silenced(String id, long unheardMillis, boolean neverReported) {
     }
 
     private final long silentTimeoutMillis;
@@ -146,15 +159,43 @@ public final class Upstreams {
     }
 
     private boolean waitedFor(String id, Upstream u, long newest, long wallNow) {
-        if (u.idle || elapsed(u.heardAtWall, u.heardAtTick, wallNow, 0)) {
+        if (u.idle || silent(id, u, wallNow)) {
             return false;
         }
-        if (u.time == Long.MIN_VALUE) {
-            // reading, but no telemetry yet: waited for, but not for ever (a source that is all junk; a
-            // batched source, for its delay longer: its first batch may be on its way)
-            return !elapsed(u.firstAtWall, u.firstAtTick, wallNow, delayMillis.applyAsLong(id));
+        return u.time == Long.MIN_VALUE
+                || effectiveTime(id, u, newest) >= newest - maxLagMillis - delayMillis.applyAsLong(id);
+    }
+
+    /**
+     * Not heard from for the silent timeout; or reading, but with no telemetry yet, for that long
+     * since it was first expected: waited for, but not for ever (a source that is all junk; a batched
+     * source for its delay longer, as its first batch may be on its way).
+     */
+    private boolean silent(String id, Upstream u, long wallNow) {
+        return !u.idle && (elapsed(u.heardAtWall, u.heardAtTick, wallNow, 0)
+                || u.time == Long.MIN_VALUE && elapsed(u.firstAtWall, u.firstAtTick, wallNow, delayMillis.applyAsLong(id)));
+    }
+
+    /**
+     * The upstreams that went silent since the last call, each once until it reports again: a task
+     * gone for longer than the silent timeout, or one that starts later than that (a starved node), so
+     * that the operator hears of the steps judged without it.
+     */
+    public List<Silenced> newlySilent(long wallNow) {
+        List<Silenced> out = List.of();
+        for (Map.Entry<String, Upstream> e : table.entrySet()) {
+            Upstream u = e.getValue();
+            boolean silent = silent(e.getKey(), u, wallNow);
+            if (silent && !u.silenced) {
+                boolean never = u.time == Long.MIN_VALUE;
+                if (out.isEmpty()) {
+                    out = new ArrayList<>();
+                }
+                out.add(new Silenced(e.getKey(), wallNow - (never ? u.firstAtWall : u.heardAtWall), never));
+            }
+            u.silenced = silent;
         }
-        return effectiveTime(id, u, newest) >= newest - maxLagMillis - delayMillis.applyAsLong(id);
+        return out;
     }
 
     /** How far an upstream counts as complete: its report, or for a batched source at least its delay behind the newest. */
@@ -192,6 +233,7 @@ public final class Upstreams {
             u.heardAtTick = ticks;
             u.firstAtWall = wallNow;
             u.firstAtTick = ticks;
+            u.silenced = false;
             table.put(id, u);
         });
     }

@@ -13,6 +13,7 @@ import io.hcwatch.metrics.ClockGauges;
 import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.time.MonitorClock;
 import io.hcwatch.time.TimeSettings;
+import io.hcwatch.time.Upstreams;
 import io.hcwatch.topology.state.NewerLayoutException;
 import io.hcwatch.topology.state.ObjectStore;
 import java.time.Duration;
@@ -22,6 +23,8 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one kind of monitor over its keyed input: keeps each key's state in a write-behind
@@ -41,6 +44,7 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
 
     /** How often the wall clock is looked at (silent upstreams, silence); live only. */
     static final Duration WALL_TICK = Duration.ofMillis(250);
+    private static final Logger LOG = LoggerFactory.getLogger(MonitorProcessor.class);
 
     private final MonitorKind<S, I> kind;
     private final String name;
@@ -111,6 +115,12 @@ public final class MonitorProcessor<S, I> implements Processor<String, Envelope,
                     clock.wallTick(wall, keys);
                 } catch (RuntimeException e) {
                     deadLetters.failed(e, null, null, -1);
+                }
+                for (Upstreams.Silenced s : clock.upstreams().newlySilent(wall)) {
+                    metrics.upstreamSilent(name);
+                    LOG.warn("monitor {}: input partition {} sent no progress for {} s{}; not waited for from now on, so"
+                            + " steps are judged without it and what it sends for them counts as behind (window.silent-timeout)",
+                            name, s.id(), s.unheardMillis() / 1000, s.neverReported() ? " since this task started" : "");
                 }
                 clockStore.markChanged(SavedClock.HEADER);
             });

@@ -86,4 +86,21 @@ class StreamAppConfigTest {
         assertThatThrownBy(() -> StreamAppConfig.from(bad)).isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("haproxy.log-format.web: ").hasMessageContaining("%Xy is not an HAProxy log-format alias");
     }
+
+    @Test
+    void aSilentTimeoutNotAboveTheConsumersSessionTimeoutIsWarnedOfWithBoth() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", "127.0.0.1:9092");
+        p.setProperty("schema.registry.url", "http://127.0.0.1:8081");
+        assertThat(StreamApp.silentTimeoutBelowSession(StreamAppConfig.from(p))).as("defaults: 2 min against 45 s").isEmpty();
+
+        p.setProperty("detect.window.silent-timeout", "30s");
+        assertThat(StreamApp.silentTimeoutBelowSession(StreamAppConfig.from(p))).hasValueSatisfying(w ->
+                assertThat(w).startsWith("detect.window.silent-timeout (30 s) is not above the consumers' session.timeout.ms (45 s)"));
+
+        p.setProperty("streams.session.timeout.ms", "10000");
+        assertThat(StreamApp.silentTimeoutBelowSession(StreamAppConfig.from(p))).isEmpty();
+        p.setProperty("streams.session.timeout.ms", "30000");
+        assertThat(StreamApp.silentTimeoutBelowSession(StreamAppConfig.from(p))).isPresent();
+    }
 }
