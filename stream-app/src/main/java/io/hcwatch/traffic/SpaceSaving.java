@@ -1,10 +1,12 @@
 package io.hcwatch.traffic;
 
 import io.hcwatch.avro.internal.HeavyHitter;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * Space-Saving heavy hitters (Metwally et al.): at most {@code capacity} counters whatever the
@@ -52,8 +54,12 @@ public final class SpaceSaving {
 
     /** Adds {@code increment} occurrences of {@code key}, of which up to {@code error} may belong to other keys. */
     public void add(String key, long increment, long error) {
+        add(key, spread(key.hashCode()), increment, error);
+    }
+
+    /** As {@link #add(String, long, long)}, with the key's hash as {@link #spread} makes it. */
+    private void add(String key, int hash, long increment, long error) {
         total += increment;
-        int hash = spread(key.hashCode());
         Counter c = find(key, hash);
         if (c != null) {
             c.count += increment;
@@ -102,8 +108,10 @@ public final class SpaceSaving {
      */
     public void merge(List<HeavyHitter> hitters, long otherTotal) {
         long listed = 0;
+        int[] hashes = hitters instanceof Listed l ? l.hashes : null;
+        int i = 0;
         for (HeavyHitter h : hitters) {
-            add(h.getKey(), h.getCount(), h.getError());
+            add(h.getKey(), hashes != null ? hashes[i++] : spread(h.getKey().hashCode()), h.getCount(), h.getError());
             listed += h.getCount();
         }
         total += Math.max(0, otherTotal - listed);
@@ -188,11 +196,52 @@ public final class SpaceSaving {
 
     /** Every counter in no particular order: for merging and storing, where order does not matter. */
     public List<HeavyHitter> counters() {
-        List<HeavyHitter> out = new ArrayList<>(size);
+        HeavyHitter[] hitters = new HeavyHitter[size];
+        int[] hashes = new int[size];
         for (int i = 0; i < size; i++) {
-            out.add(new HeavyHitter(heap[i].key, heap[i].count, heap[i].error));
+            hitters[i] = new HeavyHitter(heap[i].key, heap[i].count, heap[i].error);
+            hashes[i] = heap[i].hash;
         }
-        return out;
+        return new Listed(hitters, hashes);
+    }
+
+    /**
+     * The list {@link #counters()} returns, unmodifiable: its keys are distinct and there are at
+     * most as many as the sketch's capacity, so merged into an empty sketch at least as large it
+     * evicts nothing and each counter keeps its count (no other list is known to be so: a decoded
+     * one is taken as any list). It carries each key's hash as the sketch kept it, so a merge does
+     * not read the keys again: the flood monitor merges every partial summary of a second (one per
+     * 100 ms flush) into the second's sketch, and the keys' strings are cold by then. Its
+     * HeavyHitters are not to be changed either.
+     */
+    public static final class Listed extends AbstractList<HeavyHitter> implements RandomAccess {
+
+        private final HeavyHitter[] hitters;
+        private final int[] hashes;
+
+        private Listed(HeavyHitter[] hitters, int[] hashes) {
+            this.hitters = hitters;
+            this.hashes = hashes;
+        }
+
+        @Override
+        public HeavyHitter get(int index) {
+            return hitters[index];
+        }
+
+        @Override
+        public int size() {
+            return hitters.length;
+        }
+
+        /** The largest count (0 when empty): what {@link #maxCount()} of an empty sketch would say after merging this list. */
+        public long maxCount() {
+            long max = 0;
+            for (HeavyHitter h : hitters) {
+                max = Math.max(max, h.getCount());
+            }
+            return max;
+        }
     }
 
     private static int spread(int h) {

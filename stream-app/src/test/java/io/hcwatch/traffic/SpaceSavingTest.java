@@ -132,4 +132,37 @@ class SpaceSavingTest {
         assertThat(new SpaceSaving(4).maxCount()).isZero();
         assertThat(new SpaceSaving(4).top(5)).isEmpty();
     }
+
+    /**
+     * A sketch's own list ({@link SpaceSaving.Listed}) is merged with the hashes the sketch kept
+     * instead of the keys' own: the same counters, in the same heap order, as merging a plain copy
+     * of it, into sketches of every size around its own that also take plain lists, with keys in
+     * common and evictions.
+     */
+    @Test
+    void mergingASketchsOwnListGivesWhatMergingAPlainCopyGives() {
+        Random random = new Random(30);
+        for (int round = 0; round < 400; round++) {
+            int capacity = 1 + random.nextInt(24);
+            SpaceSaving viaList = new SpaceSaving(capacity);
+            SpaceSaving viaCopy = new SpaceSaving(capacity);
+            for (int part = 0; part < 6; part++) {
+                SpaceSaving source = new SpaceSaving(Math.max(1, capacity - 4 + random.nextInt(9)));
+                for (int i = random.nextInt(60); i > 0; i--) {
+                    source.add("198.18." + random.nextInt(3) + "." + random.nextInt(capacity + 8), 1 + random.nextInt(3));
+                }
+                List<HeavyHitter> listed = source.counters();
+                assertThat(listed).isInstanceOf(SpaceSaving.Listed.class);
+                long requests = source.total() + random.nextInt(3);
+                // a sketch's own lists and plain ones in turn: a key must be found whichever way it came in
+                viaList.merge(random.nextInt(3) > 0 ? listed : new java.util.ArrayList<>(listed), requests);
+                viaCopy.merge(new java.util.ArrayList<>(listed), requests);
+                assertThat(viaList.counters()).as("round %d part %d", round, part).isEqualTo(viaCopy.counters());
+                assertThat(viaList.total()).isEqualTo(viaCopy.total());
+                assertThat(((SpaceSaving.Listed) listed).maxCount()).isEqualTo(source.maxCount());
+            }
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SpaceSaving(2).counters().add(new HeavyHitter("k", 1L, 0L)))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
 }
