@@ -29,6 +29,8 @@ public final class SpaceSaving {
 
     private final int capacity;
     private final Counter[] heap;
+    /** Each heap position's count, beside the heap: sifting compares these without reading the counters themselves. */
+    private final long[] counts;
     private final Counter[] index;
     private final int mask;
     private int size;
@@ -40,6 +42,7 @@ public final class SpaceSaving {
         }
         this.capacity = capacity;
         this.heap = new Counter[capacity];
+        this.counts = new long[capacity];
         int slots = 4;
         while (slots < 3L * capacity) {
             slots <<= 1;
@@ -64,7 +67,7 @@ public final class SpaceSaving {
         if (c != null) {
             c.count += increment;
             c.error += error;
-            siftDown(c.at);
+            siftDown(c.at, c.count);
             return;
         }
         if (size < capacity) {
@@ -76,7 +79,7 @@ public final class SpaceSaving {
             c.at = size;
             heap[size++] = c;
             insert(c);
-            siftUp(c.at);
+            siftUp(c.at, c.count);
             return;
         }
         c = heap[0];
@@ -87,7 +90,7 @@ public final class SpaceSaving {
         c.error = min + error;
         c.count = min + increment;
         insert(c);
-        siftDown(0);
+        siftDown(0, c.count);
     }
 
     /**
@@ -184,7 +187,7 @@ public final class SpaceSaving {
     public long maxCount() {
         long max = 0;
         for (int i = 0; i < size; i++) {
-            max = Math.max(max, heap[i].count);
+            max = Math.max(max, counts[i]);
         }
         return max;
     }
@@ -282,41 +285,51 @@ public final class SpaceSaving {
         index[hole] = null;
     }
 
-    private void siftUp(int i) {
+    /**
+     * Moves the counter at {@code i}, whose count is now {@code count}, up while its parent's count
+     * is larger: the swaps of the textbook sift, each parent moved down into the hole instead.
+     */
+    private void siftUp(int i, long count) {
+        Counter c = heap[i];
         while (i > 0) {
             int parent = (i - 1) / 2;
-            if (heap[parent].count <= heap[i].count) {
-                return;
+            if (counts[parent] <= count) {
+                break;
             }
-            swap(i, parent);
+            place(heap[parent], counts[parent], i);
             i = parent;
         }
+        place(c, count, i);
     }
 
-    private void siftDown(int i) {
+    /** Moves the counter at {@code i}, whose count is now {@code count}, down below its smaller child while one is smaller (the left on a tie). */
+    private void siftDown(int i, long count) {
+        Counter c = heap[i];
         while (true) {
             int left = 2 * i + 1;
             int right = left + 1;
             int smallest = i;
-            if (left < size && heap[left].count < heap[smallest].count) {
+            long least = count;
+            if (left < size && counts[left] < least) {
                 smallest = left;
+                least = counts[left];
             }
-            if (right < size && heap[right].count < heap[smallest].count) {
+            if (right < size && counts[right] < least) {
                 smallest = right;
+                least = counts[right];
             }
             if (smallest == i) {
-                return;
+                break;
             }
-            swap(i, smallest);
+            place(heap[smallest], least, i);
             i = smallest;
         }
+        place(c, count, i);
     }
 
-    private void swap(int a, int b) {
-        Counter x = heap[a];
-        heap[a] = heap[b];
-        heap[b] = x;
-        heap[a].at = a;
-        heap[b].at = b;
+    private void place(Counter c, long count, int at) {
+        heap[at] = c;
+        counts[at] = count;
+        c.at = at;
     }
 }
