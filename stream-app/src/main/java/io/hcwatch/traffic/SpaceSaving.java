@@ -25,6 +25,15 @@ public final class SpaceSaving {
         long count;
         long error;
         int at;
+
+        /** As a HeavyHitter, through its setters: its constructor takes boxed counts (a Long allocated per counter listed). */
+        HeavyHitter hitter() {
+            HeavyHitter h = new HeavyHitter();
+            h.setKey(key);
+            h.setCount(count);
+            h.setError(error);
+            return h;
+        }
     }
 
     private final int capacity;
@@ -159,7 +168,7 @@ public final class SpaceSaving {
         }
         List<HeavyHitter> out = new ArrayList<>(k);
         for (int i = 0; i < k; i++) {
-            out.add(new HeavyHitter(chosen[i].key, chosen[i].count, chosen[i].error));
+            out.add(chosen[i].hitter());
         }
         return out;
     }
@@ -202,7 +211,7 @@ public final class SpaceSaving {
         HeavyHitter[] hitters = new HeavyHitter[size];
         int[] hashes = new int[size];
         for (int i = 0; i < size; i++) {
-            hitters[i] = new HeavyHitter(heap[i].key, heap[i].count, heap[i].error);
+            hitters[i] = heap[i].hitter();
             hashes[i] = heap[i].hash;
         }
         return new Listed(hitters, hashes);
