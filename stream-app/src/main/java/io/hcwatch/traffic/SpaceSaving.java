@@ -1,10 +1,12 @@
 package io.hcwatch.traffic;
 
 import io.hcwatch.avro.internal.HeavyHitter;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * Space-Saving heavy hitters (Metwally et al.): at most {@code capacity} counters whatever the
@@ -23,10 +25,21 @@ public final class SpaceSaving {
         long count;
         long error;
         int at;
+
+        /** As a HeavyHitter, through its setters: its constructor takes boxed counts (a Long allocated per counter listed). */
+        HeavyHitter hitter() {
+            HeavyHitter h = new HeavyHitter();
+            h.setKey(key);
+            h.setCount(count);
+            h.setError(error);
+            return h;
+        }
     }
 
     private final int capacity;
     private final Counter[] heap;
+    /** Each heap position's count, beside the heap: sifting compares these without reading the counters themselves. */
+    private final long[] counts;
     private final Counter[] index;
     private final int mask;
     private int size;
@@ -38,6 +51,7 @@ public final class SpaceSaving {
         }
         this.capacity = capacity;
         this.heap = new Counter[capacity];
+        this.counts = new long[capacity];
         int slots = 4;
         while (slots < 3L * capacity) {
             slots <<= 1;
@@ -52,13 +66,17 @@ public final class SpaceSaving {
 
     /** Adds {@code increment} occurrences of {@code key}, of which up to {@code error} may belong to other keys. */
     public void add(String key, long increment, long error) {
+        add(key, spread(key.hashCode()), increment, error);
+    }
+
+    /** As {@link #add(String, long, long)}, with the key's hash as {@link #spread} makes it. */
+    private void add(String key, int hash, long increment, long error) {
         total += increment;
-        int hash = spread(key.hashCode());
         Counter c = find(key, hash);
         if (c != null) {
             c.count += increment;
             c.error += error;
-            siftDown(c.at);
+            siftDown(c.at, c.count);
             return;
         }
         if (size < capacity) {
@@ -70,7 +88,7 @@ public final class SpaceSaving {
             c.at = size;
             heap[size++] = c;
             insert(c);
-            siftUp(c.at);
+            siftUp(c.at, c.count);
             return;
         }
         c = heap[0];
@@ -81,7 +99,7 @@ public final class SpaceSaving {
         c.error = min + error;
         c.count = min + increment;
         insert(c);
-        siftDown(0);
+        siftDown(0, c.count);
     }
 
     /**
@@ -102,8 +120,10 @@ public final class SpaceSaving {
      */
     public void merge(List<HeavyHitter> hitters, long otherTotal) {
         long listed = 0;
+        int[] hashes = hitters instanceof Listed l ? l.hashes : null;
+        int i = 0;
         for (HeavyHitter h : hitters) {
-            add(h.getKey(), h.getCount(), h.getError());
+            add(h.getKey(), hashes != null ? hashes[i++] : spread(h.getKey().hashCode()), h.getCount(), h.getError());
             listed += h.getCount();
         }
         total += Math.max(0, otherTotal - listed);
@@ -148,7 +168,7 @@ public final class SpaceSaving {
         }
         List<HeavyHitter> out = new ArrayList<>(k);
         for (int i = 0; i < k; i++) {
-            out.add(new HeavyHitter(chosen[i].key, chosen[i].count, chosen[i].error));
+            out.add(chosen[i].hitter());
         }
         return out;
     }
@@ -176,7 +196,7 @@ public final class SpaceSaving {
     public long maxCount() {
         long max = 0;
         for (int i = 0; i < size; i++) {
-            max = Math.max(max, heap[i].count);
+            max = Math.max(max, counts[i]);
         }
         return max;
     }
@@ -188,11 +208,52 @@ public final class SpaceSaving {
 
     /** Every counter in no particular order: for merging and storing, where order does not matter. */
     public List<HeavyHitter> counters() {
-        List<HeavyHitter> out = new ArrayList<>(size);
+        HeavyHitter[] hitters = new HeavyHitter[size];
+        int[] hashes = new int[size];
         for (int i = 0; i < size; i++) {
-            out.add(new HeavyHitter(heap[i].key, heap[i].count, heap[i].error));
+            hitters[i] = heap[i].hitter();
+            hashes[i] = heap[i].hash;
         }
-        return out;
+        return new Listed(hitters, hashes);
+    }
+
+    /**
+     * The list {@link #counters()} returns, unmodifiable: its keys are distinct and there are at
+     * most as many as the sketch's capacity, so merged into an empty sketch at least as large it
+     * evicts nothing and each counter keeps its count (no other list is known to be so: a decoded
+     * one is taken as any list). It carries each key's hash as the sketch kept it, so a merge does
+     * not read the keys again: the flood monitor merges every partial summary of a second (one per
+     * 100 ms flush) into the second's sketch, and the keys' strings are cold by then. Its
+     * HeavyHitters are not to be changed either.
+     */
+    public static final class Listed extends AbstractList<HeavyHitter> implements RandomAccess {
+
+        private final HeavyHitter[] hitters;
+        private final int[] hashes;
+
+        private Listed(HeavyHitter[] hitters, int[] hashes) {
+            this.hitters = hitters;
+            this.hashes = hashes;
+        }
+
+        @Override
+        public HeavyHitter get(int index) {
+            return hitters[index];
+        }
+
+        @Override
+        public int size() {
+            return hitters.length;
+        }
+
+        /** The largest count (0 when empty): what {@link #maxCount()} of an empty sketch would say after merging this list. */
+        public long maxCount() {
+            long max = 0;
+            for (HeavyHitter h : hitters) {
+                max = Math.max(max, h.getCount());
+            }
+            return max;
+        }
     }
 
     private static int spread(int h) {
@@ -233,41 +294,51 @@ public final class SpaceSaving {
         index[hole] = null;
     }
 
-    private void siftUp(int i) {
+    /**
+     * Moves the counter at {@code i}, whose count is now {@code count}, up while its parent's count
+     * is larger: the swaps of the textbook sift, each parent moved down into the hole instead.
+     */
+    private void siftUp(int i, long count) {
+        Counter c = heap[i];
         while (i > 0) {
             int parent = (i - 1) / 2;
-            if (heap[parent].count <= heap[i].count) {
-                return;
+            if (counts[parent] <= count) {
+                break;
             }
-            swap(i, parent);
+            place(heap[parent], counts[parent], i);
             i = parent;
         }
+        place(c, count, i);
     }
 
-    private void siftDown(int i) {
+    /** Moves the counter at {@code i}, whose count is now {@code count}, down below its smaller child while one is smaller (the left on a tie). */
+    private void siftDown(int i, long count) {
+        Counter c = heap[i];
         while (true) {
             int left = 2 * i + 1;
             int right = left + 1;
             int smallest = i;
-            if (left < size && heap[left].count < heap[smallest].count) {
+            long least = count;
+            if (left < size && counts[left] < least) {
                 smallest = left;
+                least = counts[left];
             }
-            if (right < size && heap[right].count < heap[smallest].count) {
+            if (right < size && counts[right] < least) {
                 smallest = right;
+                least = counts[right];
             }
             if (smallest == i) {
-                return;
+                break;
             }
-            swap(i, smallest);
+            place(heap[smallest], least, i);
             i = smallest;
         }
+        place(c, count, i);
     }
 
-    private void swap(int a, int b) {
-        Counter x = heap[a];
-        heap[a] = heap[b];
-        heap[b] = x;
-        heap[a].at = a;
-        heap[b].at = b;
+    private void place(Counter c, long count, int at) {
+        heap[at] = c;
+        counts[at] = count;
+        c.at = at;
     }
 }

@@ -6,6 +6,7 @@ import io.hcwatch.avro.internal.HeavyHitter;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class SpaceSavingTest {
@@ -131,5 +132,84 @@ class SpaceSavingTest {
         }
         assertThat(new SpaceSaving(4).maxCount()).isZero();
         assertThat(new SpaceSaving(4).top(5)).isEmpty();
+    }
+
+    /**
+     * A sketch's own list ({@link SpaceSaving.Listed}) is merged with the hashes the sketch kept
+     * instead of the keys' own: the same counters, in the same heap order, as merging a plain copy
+     * of it, into sketches of every size around its own that also take plain lists, with keys in
+     * common and evictions.
+     */
+    @Test
+    void mergingASketchsOwnListGivesWhatMergingAPlainCopyGives() {
+        Random random = new Random(30);
+        for (int round = 0; round < 400; round++) {
+            int capacity = 1 + random.nextInt(24);
+            SpaceSaving viaList = new SpaceSaving(capacity);
+            SpaceSaving viaCopy = new SpaceSaving(capacity);
+            for (int part = 0; part < 6; part++) {
+                SpaceSaving source = new SpaceSaving(Math.max(1, capacity - 4 + random.nextInt(9)));
+                for (int i = random.nextInt(60); i > 0; i--) {
+                    source.add("198.18." + random.nextInt(3) + "." + random.nextInt(capacity + 8), 1 + random.nextInt(3));
+                }
+                List<HeavyHitter> listed = source.counters();
+                assertThat(listed).isInstanceOf(SpaceSaving.Listed.class);
+                long requests = source.total() + random.nextInt(3);
+                // a sketch's own lists and plain ones in turn: a key must be found whichever way it came in
+                viaList.merge(random.nextInt(3) > 0 ? listed : new java.util.ArrayList<>(listed), requests);
+                viaCopy.merge(new java.util.ArrayList<>(listed), requests);
+                assertThat(viaList.counters()).as("round %d part %d", round, part).isEqualTo(viaCopy.counters());
+                assertThat(viaList.total()).isEqualTo(viaCopy.total());
+                assertThat(((SpaceSaving.Listed) listed).maxCount()).isEqualTo(source.maxCount());
+            }
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SpaceSaving(2).counters().add(new HeavyHitter("k", 1L, 0L)))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    /**
+     * Which counter a key evicts, and so every count after it, follows from how the heap breaks
+     * ties: a digest of the counters (in heap order), totals and floors of generated sketches (adds
+     * with and without errors, merges, pools of keys from about the capacity to five times it),
+     * pinned with the textbook swap-by-swap sift that the counts array beside the heap replaced.
+     * Breaking a tie the other way in either sift changes it.
+     */
+    @Test
+    void evictionsAndTiesAreThoseOfTheTextbookSift() {
+        assertThat(digestOfGeneratedSketches()).isEqualTo(-7467133942708377842L);
+    }
+
+    private static long digestOfGeneratedSketches() {
+        SplittableRandom random = new SplittableRandom(30);
+        long digest = 17;
+        for (int round = 0; round < 60; round++) {
+            int capacity = 1 + random.nextInt(300);
+            SpaceSaving s = new SpaceSaving(capacity);
+            int pool = capacity + random.nextInt(4 * capacity + 8);
+            for (int i = 0; i < 5_000; i++) {
+                String key = "198.18." + random.nextInt(pool) / 256 + "." + random.nextInt(pool) % 256;
+                switch (random.nextInt(8)) {
+                    case 0 -> s.add(key, 1 + random.nextInt(5), random.nextInt(3));
+                    case 1 -> {
+                        SpaceSaving part = new SpaceSaving(1 + random.nextInt(capacity + 4));
+                        for (int j = random.nextInt(40); j > 0; j--) {
+                            part.add("198.18." + random.nextInt(pool) / 256 + "." + random.nextInt(pool) % 256, 1);
+                        }
+                        s.merge(part.counters(), part.total() + random.nextInt(3));
+                    }
+                    default -> s.add(key, 1);
+                }
+            }
+            List<HeavyHitter> counters = s.counters();
+            for (HeavyHitter h : counters) {
+                digest = digest * 31 + h.getKey().hashCode();
+                digest = digest * 31 + h.getCount();
+                digest = digest * 31 + h.getError();
+            }
+            digest = digest * 31 + s.total();
+            digest = digest * 31 + s.floor();
+            digest = digest * 31 + s.maxCount();
+        }
+        return digest;
     }
 }

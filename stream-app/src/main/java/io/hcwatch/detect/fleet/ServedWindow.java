@@ -67,6 +67,9 @@ public final class ServedWindow {
         private final long samples;
         private Supplier<Histogram> merge;
         private Histogram latency;
+        /** The p50 and p99 once asked (NaN: not yet): gray_failure asks for them on every judgement, and a target's window often stays as it was. */
+        private double p50 = Double.NaN;
+        private double p99 = Double.NaN;
 
         /** @param latency held as it is, not copied: not to be modified */
         Totals(long requests, long failed, Histogram latency) {
@@ -143,7 +146,18 @@ public final class ServedWindow {
 
         /** The latency at {@code percentile}, NaN when none was logged. */
         public double latencyAt(double percentile) {
-            return samples == 0 ? Double.NaN : latency().getValueAtPercentile(percentile);
+            if (samples == 0) {
+                return Double.NaN;
+            }
+            if (percentile == 99) {
+                p99 = Double.isNaN(p99) ? latency().getValueAtPercentile(99) : p99;
+                return p99;
+            }
+            if (percentile == 50) {
+                p50 = Double.isNaN(p50) ? latency().getValueAtPercentile(50) : p50;
+                return p50;
+            }
+            return latency().getValueAtPercentile(percentile);
         }
     }
 

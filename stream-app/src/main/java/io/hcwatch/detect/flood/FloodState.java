@@ -33,67 +33,103 @@ public final class FloodState {
         public List<Counter> requestKeys = new ArrayList<>();
         public long requestKeyTotal;
         @JsonIgnore
-        SpaceSaving clientSketch;
+        private final Merged clientSide = new Merged();
         @JsonIgnore
-        SpaceSaving keySketch;
-        @JsonIgnore
-        private long maxClient = -1;
-        @JsonIgnore
-        private long maxKey = -1;
+        private final Merged keySide = new Merged();
 
         public Second() {
         }
 
         /** Adds one partition's summary of this second to the sketches. */
         void merge(List<HeavyHitter> clients, List<HeavyHitter> keys, long requests, int capacity) {
-            clientSketch(capacity).merge(clients, requests);
-            keySketch(capacity).merge(keys, requests);
-            maxClient = -1;
-            maxKey = -1;
+            clientSide.merge(clients, requests, capacity, this.clients, clientTotal);
+            keySide.merge(keys, requests, capacity, requestKeys, requestKeyTotal);
         }
 
         /** The largest count any client has in this second: no client can have sent more. */
         long maxClientCount(int capacity) {
-            if (maxClient < 0) {
-                maxClient = clientSketch(capacity).maxCount();
-            }
-            return maxClient;
+            return clientSide.maxCount(capacity, clients, clientTotal);
         }
 
         /** The largest count any request key has in this second. */
         long maxKeyCount(int capacity) {
-            if (maxKey < 0) {
-                maxKey = keySketch(capacity).maxCount();
-            }
-            return maxKey;
+            return keySide.maxCount(capacity, requestKeys, requestKeyTotal);
         }
 
         SpaceSaving clientSketch(int capacity) {
-            if (clientSketch == null) {
-                clientSketch = new SpaceSaving(capacity);
-                clientSketch.merge(Counter.toHitters(clients), clientTotal);
-            }
-            return clientSketch;
+            return clientSide.sketch(capacity, clients, clientTotal);
         }
 
         SpaceSaving keySketch(int capacity) {
-            if (keySketch == null) {
-                keySketch = new SpaceSaving(capacity);
-                keySketch.merge(Counter.toHitters(requestKeys), requestKeyTotal);
-            }
-            return keySketch;
+            return keySide.sketch(capacity, requestKeys, requestKeyTotal);
         }
 
         /** Copies the live sketches into the plain fields that are stored. */
         void settle() {
-            if (clientSketch != null) {
-                clients = Counter.of(clientSketch.counters());
-                clientTotal = clientSketch.total();
+            SpaceSaving c = clientSide.settled(clients, clientTotal);
+            if (c != null) {
+                clients = Counter.of(c.counters());
+                clientTotal = c.total();
             }
-            if (keySketch != null) {
-                requestKeys = Counter.of(keySketch.counters());
-                requestKeyTotal = keySketch.total();
+            SpaceSaving k = keySide.settled(requestKeys, requestKeyTotal);
+            if (k != null) {
+                requestKeys = Counter.of(k.counters());
+                requestKeyTotal = k.total();
             }
+        }
+    }
+
+    /**
+     * One of a second's sketches, built from its stored counters when first needed. A summary
+     * merged into a second that holds nothing yet, if it is a sketch's own list
+     * ({@link SpaceSaving.Listed}, no larger than the capacity), is only kept: merged into the empty
+     * sketch it would evict nothing, so until a second summary comes (or the sketch is read) its
+     * largest count is the list's, and the sketch is built later exactly as it would have been now.
+     * Most scopes send one summary a second (an ALB, an HAProxy frontend on one host): their
+     * sketches are never built in replay.
+     */
+    private static final class Merged {
+        private SpaceSaving sketch;
+        private SpaceSaving.Listed pending;
+        private long pendingTotal;
+        /** The capacity the kept summary is to be merged at. */
+        private int pendingCapacity;
+        private long max = -1;
+
+        void merge(List<HeavyHitter> hitters, long total, int capacity, List<Counter> stored, long storedTotal) {
+            max = -1;
+            if (sketch == null && pending == null && stored.isEmpty() && storedTotal == 0
+                    && hitters instanceof SpaceSaving.Listed listed && listed.size() <= capacity) {
+                pending = listed;
+                pendingTotal = total;
+                pendingCapacity = capacity;
+                return;
+            }
+            sketch(capacity, stored, storedTotal).merge(hitters, total);
+        }
+
+        long maxCount(int capacity, List<Counter> stored, long storedTotal) {
+            if (max < 0) {
+                max = sketch == null && pending != null ? pending.maxCount() : sketch(capacity, stored, storedTotal).maxCount();
+            }
+            return max;
+        }
+
+        SpaceSaving sketch(int capacity, List<Counter> stored, long storedTotal) {
+            if (sketch == null) {
+                sketch = new SpaceSaving(capacity);
+                sketch.merge(Counter.toHitters(stored), storedTotal);
+                if (pending != null) {
+                    sketch.merge(pending, pendingTotal);
+                    pending = null;
+                }
+            }
+            return sketch;
+        }
+
+        /** The sketch to store, built if a summary is only kept; null when nothing was merged or read since the decode. */
+        SpaceSaving settled(List<Counter> stored, long storedTotal) {
+            return pending != null ? sketch(pendingCapacity, stored, storedTotal) : sketch;
         }
     }
 

@@ -35,6 +35,11 @@ class ServedWindowTest {
             Count c = new Count("t" + random.nextInt(3), ts, requests, random.nextLong(0, requests + 1), latencies);
             add(kept, c);
             counts.add(c);
+            // read as gray_failure reads on every summary: a percentile remembered of a window must not outlive it
+            for (String target : List.of("t0", "t1", "t2")) {
+                kept.totals(target, now, WINDOW).latencyAt(99);
+                kept.totals(target, now, WINDOW).latencyAt(50);
+            }
             if (i % 5 == 0) {
                 ServedWindow fresh = new ServedWindow(WINDOW, STEP);
                 counts.forEach(x -> add(fresh, x));
