@@ -14,7 +14,7 @@ import java.util.Map;
 final class FleetEncoder implements PartsEncoder<FleetState> {
 
     private final MonitoredCodec<FleetState> whole;
-    /** Whether a key keeps its parts' last cells and bytes between commits ({@link EncodedFleet}), to skip the unchanged. */
+    /** Whether a key keeps its history chunks' hashes between commits ({@link EncodedFleet}), to skip the unchanged. */
     private final boolean cached;
 
     FleetEncoder(MonitoredCodec<FleetState> whole) {
@@ -48,7 +48,7 @@ final class FleetEncoder implements PartsEncoder<FleetState> {
         ClockRows.write(value.time, state == null ? null : state.history, parts, cache);
         if (state != null) {
             if (state.registry != null) {
-                TargetRows.write(state.registry, parts, cache);
+                TargetRows.write(state.registry, parts);
             }
             if (state.latency != null) {
                 LatencyRows.write(state.latency, parts);

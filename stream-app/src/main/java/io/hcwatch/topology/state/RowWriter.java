@@ -30,7 +30,7 @@ import java.util.Map;
  * payloads. The last timestamp and the strings written so far are the part's, not the row's, so a
  * writer writes one part.
  */
-final class RowWriter implements Cells {
+final class RowWriter {
 
     private byte[] buf;
     private int size;
@@ -50,8 +50,7 @@ final class RowWriter implements Cells {
         size = prefix.length;
     }
 
-    @Override
-    public void row(int columns) {
+    void row(int columns) {
         tagsAt = size;
         for (int i = 0; i < (columns + 1) / 2; i++) {
             put(0);
@@ -91,23 +90,19 @@ final class RowWriter implements Cells {
     // The typed writers below are what a tree's node of that type writes: a field Jackson leaves
     // out (null) is absent, a null inside an array is a null.
 
-    @Override
-    public void absent(int column) {
+    void absent(int column) {
         tag(column, ABSENT);
     }
 
-    @Override
-    public void nullValue(int column) {
+    void nullValue(int column) {
         tag(column, NULL);
     }
 
-    @Override
-    public void bool(int column, boolean b) {
+    void bool(int column, boolean b) {
         tag(column, b ? TRUE : FALSE);
     }
 
-    @Override
-    public void integer(int column, long x) {
+    void integer(int column, long x) {
         if (x >= EPOCH_MILLIS) {
             tag(column, TIME);
             varint(zigzag(x - lastTime));
@@ -118,8 +113,16 @@ final class RowWriter implements Cells {
         }
     }
 
-    @Override
-    public void floatValue(int column, float f) {
+    /** A boxed integer field: absent when null. */
+    void integer(int column, Number x) {
+        if (x == null) {
+            absent(column);
+        } else {
+            integer(column, x.longValue());
+        }
+    }
+
+    void floatValue(int column, float f) {
         long whole = (long) (double) f;
         if (Double.doubleToRawLongBits(f) == Double.doubleToRawLongBits((double) whole)) {
             tag(column, WHOLE_FLOAT);
@@ -141,8 +144,16 @@ final class RowWriter implements Cells {
         }
     }
 
-    @Override
-    public void text(int column, String text) {
+    /** A string field: absent when null. */
+    void optionalText(int column, String text) {
+        if (text == null) {
+            absent(column);
+        } else {
+            text(column, text);
+        }
+    }
+
+    void text(int column, String text) {
         Integer index = seen.get(text);
         if (index != null) {
             tag(column, SEEN_TEXT);
@@ -194,8 +205,7 @@ final class RowWriter implements Cells {
         return (x << 1) ^ (x >> 63);
     }
 
-    @Override
-    public void varint(long x) {
+    void varint(long x) {
         while ((x & ~0x7FL) != 0) {
             put((int) ((x & 0x7F) | 0x80));
             x >>>= 7;

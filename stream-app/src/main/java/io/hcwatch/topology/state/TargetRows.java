@@ -21,17 +21,15 @@ final class TargetRows {
     private TargetRows() {
     }
 
-    /** The parts; {@code t}, which rarely changes, encoded only when its cells differ from those {@code cache} kept. */
-    static void write(Registry registry, Map<String, byte[]> parts, EncodedFleet cache) {
+    static void write(Registry registry, Map<String, byte[]> parts) {
         Map<String, TargetRecord> targets = registry.targets;
         if (targets != null && !targets.isEmpty()) {
-            RowLog rest = cache.cells();
-            rest.varint(targets.size());
+            RowWriter rest = rows(targets.size());
             for (Map.Entry<String, TargetRecord> e : targets.entrySet()) {
                 rest.row(REST);
                 rest(rest, e.getKey(), e.getValue());
             }
-            parts.put("t", cache.targets.bytes(rest));
+            parts.put("t", rest.bytes());
             RowWriter moves = rows(targets.size());
             for (TargetRecord t : targets.values()) {
                 moves.row(MOVES);
@@ -58,7 +56,7 @@ final class TargetRows {
     }
 
     /** Columns of {@link TargetParts#TARGET_REST}, in order. */
-    private static void rest(Cells out, String key, TargetRecord t) {
+    private static void rest(RowWriter out, String key, TargetRecord t) {
         out.text(0, key);
         out.optionalText(1, t.id);
         out.optionalText(2, t.ip);

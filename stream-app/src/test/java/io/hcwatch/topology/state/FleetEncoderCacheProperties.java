@@ -33,8 +33,9 @@ import net.jqwik.api.constraints.Size;
 import org.HdrHistogram.Histogram;
 
 /**
- * A target group's parts as {@link FleetEncoder} writes them with its cache (a part whose cells
- * did not change is its last bytes) are, name for name and byte for byte, the parts written afresh,
+ * A target group's parts as {@link FleetEncoder} writes them with its cache (for a commit, a history
+ * chunk whose values hash as before comes by its bytes' hash alone) are, name for name and byte for
+ * byte, the parts written afresh,
  * after every commit of any sequence of checks (state changes, failures, departures, targets coming
  * back, unreadable checks), traffic, silences, restores from the stored bytes (with the old
  * value's cache carried over, or not), stores restarted (over what they wrote, or over nothing)
