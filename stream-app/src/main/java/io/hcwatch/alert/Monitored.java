@@ -20,6 +20,12 @@ public final class Monitored<S> {
     /** What held at the latest judgement (for gauges); not kept across restarts. */
     @JsonIgnore
     public List<Finding> latest = List.of();
+    /**
+     * What the store's encoder keeps of this key between commits, to skip encoding the parts that
+     * did not change (the store's own, opaque here); never stored, and rebuilt after a restart.
+     */
+    @JsonIgnore
+    public transient Object encoded;
 
     public Monitored() {
     }

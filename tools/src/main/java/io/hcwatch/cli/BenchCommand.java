@@ -193,13 +193,17 @@ final class BenchCommand implements Runnable {
         @Option(names = "--restore", description = "Then rebuild the monitors' stores from their compacted changelogs: time, and a check that every key comes back as it was")
         boolean restore;
 
+        @Option(names = "--digest", hidden = true,
+                description = "Print the SHA-256 of every changelog write in order: an encoding change must leave it as it was")
+        boolean digest;
+
         @Override
         public Integer call() {
             if (groups < 1 || targets < groups || access < 1 || minutes < 1 || commitMs < 1) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                         "counts must be at least 1 and --targets at least --target-groups");
             }
-            io.hcwatch.perf.FleetScaleBench.run(groups, targets, access, minutes, commitMs, restore, System.out);
+            io.hcwatch.perf.FleetScaleBench.run(groups, targets, access, minutes, commitMs, restore, digest, System.out);
             return 0;
         }
     }

@@ -27,11 +27,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly {
 
     private final String name;
-    private final BiConsumer<Bytes, Long> written;
+    /** Told each write: its key and value, the value null for a tombstone. */
+    private final BiConsumer<Bytes, byte[]> written;
     /** The compacted changelog, sorted by key as Kafka's in-memory store keeps it; null when nothing is kept. */
     private final NavigableMap<Bytes, byte[]> compacted;
 
-    ChangelogMeter(String name, BiConsumer<Bytes, Long> written, boolean keep) {
+    ChangelogMeter(String name, BiConsumer<Bytes, byte[]> written, boolean keep) {
         this.name = name;
         this.written = written;
         this.compacted = keep ? new TreeMap<>() : null;
@@ -42,12 +43,18 @@ final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly
         return new ReplayStores() {
             @Override
             public <V> ObjectStore<V> store(String name, StateCodec<V> codec) {
-                WriteBehindStore<V> store = WriteBehindStore.over(new ChangelogMeter(name, (key, bytes) -> written.accept(bytes), false), codec);
+                WriteBehindStore<V> store = WriteBehindStore.over(new ChangelogMeter(name,
+                        (key, value) -> written.accept(bytes(key, value)), false), codec);
                 // an empty changelog, read: a key written and deleted between two commits costs nothing, as live
                 store.size();
                 return store;
             }
         };
+    }
+
+    /** The bytes a write puts in the changelog: its key and value (a tombstone is its key). */
+    static long bytes(Bytes key, byte[] value) {
+        return (long) key.get().length + (value == null ? 0 : value.length);
     }
 
     /** The compacted changelog's entries, in key order (null when nothing is kept). */
@@ -61,7 +68,7 @@ final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly
             delete(key);
             return;
         }
-        written.accept(key, (long) key.get().length + value.length);
+        written.accept(key, value);
         if (compacted != null) {
             compacted.put(key, value);
         }
@@ -83,7 +90,7 @@ final class ChangelogMeter implements KeyValueStore<Bytes, byte[]>, InMemoryOnly
 
     @Override
     public byte[] delete(Bytes key) {
-        written.accept(key, (long) key.get().length);
+        written.accept(key, null);
         return compacted == null ? null : compacted.remove(key);
     }
 

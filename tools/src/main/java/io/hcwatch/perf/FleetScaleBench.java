@@ -26,7 +26,8 @@ import java.util.Map;
  * stores are committed every {@code commitMillis} of event time, encoding what changed as Kafka
  * Streams would for the changelog. Prints records/s, heap after GC, what the stores' compacted
  * changelogs hold, and the changelog bytes written against the input's own bytes (by store and part
- * of a key); with {@code restore}, the time to rebuild the stores from their changelogs.
+ * of a key); with {@code restore}, the time to rebuild the stores from their changelogs; with
+ * {@code digest}, the SHA-256 of every changelog write in order (an encoding's change must keep it).
  */
 public final class FleetScaleBench {
 
@@ -34,9 +35,9 @@ public final class FleetScaleBench {
     }
 
     public static void run(int groups, int targets, int accessPerSecond, int minutes, long commitMillis, boolean restore,
-            PrintStream out) {
+            boolean digest, PrintStream out) {
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://fleet-scale-bench");
-        MonitorChangelogs changelog = new MonitorChangelogs();
+        MonitorChangelogs changelog = new MonitorChangelogs(digest);
         List<Alert> alerts = new ArrayList<>();
         long[] dead = {0};
         ReplayPipeline pipeline = new ReplayPipeline(new TopologyConfig(Topics.defaults(), Settings.defaults(),
@@ -109,6 +110,9 @@ public final class FleetScaleBench {
                 sum[0] / (double) seconds / 1024, sum[1] / (double) seconds, sum[0] / (double) Math.max(1, sum[1])));
         out.printf("input %,d MiB, %,.0f KiB per second of event time; changelog/input %.3f%n", inputBytes[0] >> 20,
                 inputBytes[0] / (double) seconds / 1024, changelog.total() / (double) inputBytes[0]);
+        if (digest) {
+            out.printf("changelog sha-256 %s%n", changelog.digest());
+        }
         if (restore) {
             for (MonitorChangelogs.Restore r : changelog.restore()) {
                 out.printf("restore %-12s %,9d keys from %,10d changelog entries (%,9d KiB) in %6.2f s; every key as live%n",

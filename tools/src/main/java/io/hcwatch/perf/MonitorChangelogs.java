@@ -6,9 +6,13 @@ import io.hcwatch.topology.state.DetachedStore;
 import io.hcwatch.topology.state.ObjectStore;
 import io.hcwatch.topology.state.StateCodec;
 import io.hcwatch.topology.state.WriteBehindStore;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,13 +44,28 @@ final class MonitorChangelogs implements ReplayStores {
     /** Bytes written by "store part", in name order. */
     private final Map<String, long[]> byPart = new TreeMap<>();
     private long total;
+    /** Every write in order (store, key, value or tombstone), when asked for: what a change of the encoding must leave as it was. */
+    private final MessageDigest digest;
+    private long digested;
+
+    MonitorChangelogs() {
+        this(false);
+    }
+
+    MonitorChangelogs(boolean digest) {
+        try {
+            this.digest = digest ? MessageDigest.getInstance("SHA-256") : null;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     @Override
     public <V> ObjectStore<V> store(String name, StateCodec<V> codec) {
         if (!MONITOR_STORES.contains(name)) {
             return new DetachedStore<>(name);
         }
-        ChangelogMeter meter = new ChangelogMeter(name, (key, bytes) -> written(name, key, bytes), true);
+        ChangelogMeter meter = new ChangelogMeter(name, (key, value) -> written(name, key, value), true);
         WriteBehindStore<V> store = WriteBehindStore.over(meter, codec);
         // an empty changelog, read: a key written and deleted between two commits costs nothing, as live
         store.size();
@@ -54,8 +73,18 @@ final class MonitorChangelogs implements ReplayStores {
         return store;
     }
 
-    private void written(String store, Bytes key, long bytes) {
+    private void written(String store, Bytes key, byte[] value) {
+        long bytes = ChangelogMeter.bytes(key, value);
         total += bytes;
+        if (digest != null) {
+            digest.update(store.getBytes(StandardCharsets.UTF_8));
+            digest.update(ByteBuffer.allocate(8).putInt(key.get().length).putInt(value == null ? -1 : value.length).array());
+            digest.update(key.get());
+            if (value != null) {
+                digest.update(value);
+            }
+            digested++;
+        }
         long[] sum = byPart.computeIfAbsent(store + " " + part(key.get()), k -> new long[2]);
         sum[0] += bytes;
         sum[1]++;
@@ -73,6 +102,11 @@ final class MonitorChangelogs implements ReplayStores {
             }
         }
         return "whole";
+    }
+
+    /** The SHA-256 of every write so far and their count, or null when not asked for. */
+    String digest() {
+        return digest == null ? null : HexFormat.of().formatHex(digest.digest()) + " over " + digested + " writes";
     }
 
     long total() {
@@ -129,7 +163,7 @@ final class MonitorChangelogs implements ReplayStores {
             bytes += e.getKey().get().length + e.getValue().length;
         }
         long start = System.nanoTime();
-        ChangelogMeter target = new ChangelogMeter(name, (key, n) -> { }, true);
+        ChangelogMeter target = new ChangelogMeter(name, (key, value) -> { }, true);
         target.putAll(changelog);
         WriteBehindStore<V> restored = WriteBehindStore.over(target, m.codec());
         int keys = restored.size();

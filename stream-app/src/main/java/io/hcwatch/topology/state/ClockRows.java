@@ -2,6 +2,7 @@ package io.hcwatch.topology.state;
 
 import io.hcwatch.detect.fleet.StepHistory;
 import io.hcwatch.time.KeyClock;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -16,8 +17,12 @@ final class ClockRows {
     private ClockRows() {
     }
 
-    static void write(KeyClock time, StepHistory history, Map<String, byte[]> parts) {
-        int ring = history == null || !hasArrays(history) ? -1 : writeChunks(history, parts);
+    /**
+     * The parts; into {@link EncodedParts} (a commit's), a chunk whose values hash as they did when
+     * {@code cache} last saw it encoded comes by its bytes' hash alone.
+     */
+    static void write(KeyClock time, StepHistory history, Map<String, byte[]> parts, EncodedFleet cache) {
+        int ring = history == null || !hasArrays(history) ? -1 : writeChunks(history, parts, cache);
         RowWriter c = new RowWriter(PartedMonitoredCodec.FRAME);
         c.varint(1);
         c.row(ClockParts.CLOCK.length);
@@ -42,11 +47,19 @@ final class ClockRows {
     }
 
     /** The ring's length: its longest array. */
-    private static int writeChunks(StepHistory h, Map<String, byte[]> parts) {
+    private static int writeChunks(StepHistory h, Map<String, byte[]> parts, EncodedFleet cache) {
         int ring = Math.max(Math.max(ArrayCells.length(h.at), Math.max(ArrayCells.length(h.p50), ArrayCells.length(h.p99))),
                 Math.max(ArrayCells.length(h.healthy), Math.max(ArrayCells.length(h.requestRate), ArrayCells.length(h.known))));
         for (int from = 0; from < ring; from += ClockParts.HISTORY_CHUNK) {
             int to = Math.min(ring, from + ClockParts.HISTORY_CHUNK);
+            int n = from / ClockParts.HISTORY_CHUNK;
+            String name = chunkName(n);
+            long values = ChunkHash.of(h, from, to);
+            long known = cache.chunkBytes(n, values);
+            if (known != 0 && parts instanceof EncodedParts commit) {
+                commit.unchanged(name, known);
+                continue;
+            }
             RowWriter out = new RowWriter(PartedMonitoredCodec.FRAME);
             out.varint(to - from);
             for (int i = from; i < to; i++) {
@@ -58,8 +71,21 @@ final class ClockRows {
                 ArrayCells.floatAt(out, 4, h.requestRate, i);
                 ArrayCells.intAt(out, 5, h.known, i);
             }
-            parts.put("h/" + from / ClockParts.HISTORY_CHUNK, out.bytes());
+            byte[] bytes = out.bytes();
+            parts.put(name, bytes);
+            cache.chunk(n, values, PartHash.of(bytes));
         }
         return ring;
+    }
+
+    private static final String[] CHUNK_NAMES = new String[2_048];
+
+    static {
+        Arrays.setAll(CHUNK_NAMES, n -> "h/" + n);
+    }
+
+    /** {@code h/N}: named once, not at every commit. */
+    private static String chunkName(int n) {
+        return n < CHUNK_NAMES.length ? CHUNK_NAMES[n] : "h/" + n;
     }
 }

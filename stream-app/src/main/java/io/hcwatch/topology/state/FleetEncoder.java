@@ -14,17 +14,38 @@ import java.util.Map;
 final class FleetEncoder implements PartsEncoder<FleetState> {
 
     private final MonitoredCodec<FleetState> whole;
+    /** Whether a key keeps its history chunks' hashes between commits ({@link EncodedFleet}), to skip the unchanged. */
+    private final boolean cached;
 
     FleetEncoder(MonitoredCodec<FleetState> whole) {
+        this(whole, true);
+    }
+
+    /** Uncached: every part encoded afresh at every commit (what the cached parts must always equal). */
+    FleetEncoder(MonitoredCodec<FleetState> whole, boolean cached) {
         this.whole = whole;
+        this.cached = cached;
     }
 
     @Override
     public Map<String, byte[]> encode(Monitored<FleetState> value) {
+        return encode(value, new LinkedHashMap<>());
+    }
+
+    /** The parts, a history chunk whose values are as when last encoded given by its bytes' hash alone. */
+    @Override
+    public Map<String, byte[]> encodeForCommit(Monitored<FleetState> value) {
+        return encode(value, new EncodedParts());
+    }
+
+    private Map<String, byte[]> encode(Monitored<FleetState> value, Map<String, byte[]> parts) {
         whole.settle(value);
-        Map<String, byte[]> parts = new LinkedHashMap<>();
+        EncodedFleet cache = cached && value.encoded instanceof EncodedFleet kept ? kept : new EncodedFleet();
+        if (cached) {
+            value.encoded = cache;
+        }
         FleetState state = value.state;
-        ClockRows.write(value.time, state == null ? null : state.history, parts);
+        ClockRows.write(value.time, state == null ? null : state.history, parts, cache);
         if (state != null) {
             if (state.registry != null) {
                 TargetRows.write(state.registry, parts);

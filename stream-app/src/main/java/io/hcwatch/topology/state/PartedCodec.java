@@ -19,6 +19,14 @@ public interface PartedCodec<V> extends StateCodec<V> {
     Map<String, byte[]> encodeParts(V value);
 
     /**
+     * {@link #encodeParts}, for a commit: a part the codec knows unchanged since it last encoded
+     * it may come without its bytes, by their hash ({@link EncodedParts}).
+     */
+    default Map<String, byte[]> encodePartsForCommit(V value) {
+        return encodeParts(value);
+    }
+
+    /**
      * The value from everything stored of it, by part name, {@code ""} for the key itself (a value
      * an earlier layout stored whole, or what this one writes there); null when that holds no value.
      */

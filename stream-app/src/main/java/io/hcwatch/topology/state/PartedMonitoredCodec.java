@@ -82,6 +82,11 @@ public final class PartedMonitoredCodec<S> implements PartedCodec<Monitored<S>> 
         return encoder.encode(value);
     }
 
+    @Override
+    public Map<String, byte[]> encodePartsForCommit(Monitored<S> value) {
+        return encoder.encodeForCommit(value);
+    }
+
     /**
      * The key from what is stored of it: its parts (which win over a value an earlier layout left
      * whole beside them), else the value whole; null when the key holds only the frame (a commit

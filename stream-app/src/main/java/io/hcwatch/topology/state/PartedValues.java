@@ -67,7 +67,10 @@ final class PartedValues<V> implements StoredLayout<V> {
                     parts.held(key, stored);
                 }
             }
-            parts.write(key, codec.encodeParts(value), inner);
+            if (!parts.write(key, codec.encodePartsForCommit(value), inner)) {
+                // a part the codec gave by its hash is not what the store holds: every part's bytes, then
+                parts.write(key, codec.encodeParts(value), inner);
+            }
             return;
         }
         List<String> known = parts.forget(key);

@@ -10,4 +10,9 @@ import java.util.Map;
 interface PartsEncoder<S> {
 
     Map<String, byte[]> encode(Monitored<S> value);
+
+    /** {@link #encode}, where a part known unchanged may come by its bytes' hash alone ({@link EncodedParts}). */
+    default Map<String, byte[]> encodeForCommit(Monitored<S> value) {
+        return encode(value);
+    }
 }

@@ -30,17 +30,29 @@ final class StoredParts {
             int i = Arrays.binarySearch(names, name);
             return i < 0 ? 0 : hashes[i];
         }
+
+        /** The parts named {@code names} (distinct, in any order) with their hashes, index for index: sorted by name. */
+        static Parts sorted(String[] names, long[] hashes) {
+            String[] sorted = names.clone();
+            Arrays.sort(sorted);
+            long[] byName = new long[names.length];
+            for (int i = 0; i < names.length; i++) {
+                byName[Arrays.binarySearch(sorted, names[i])] = hashes[i];
+            }
+            return new Parts(sorted, byName);
+        }
     }
 
     /** Remembers what the changelogged store holds for {@code key}. */
     void held(String key, Map<String, byte[]> parts) {
-        String[] names = parts.keySet().toArray(new String[0]);
-        Arrays.sort(names);
+        String[] names = new String[parts.size()];
         long[] hashes = new long[names.length];
-        for (int i = 0; i < names.length; i++) {
-            hashes[i] = PartHash.of(parts.get(names[i]));
+        int i = 0;
+        for (Map.Entry<String, byte[]> part : parts.entrySet()) {
+            names[i] = part.getKey();
+            hashes[i++] = PartHash.of(part.getValue());
         }
-        byKey.put(key, new Parts(names, hashes));
+        byKey.put(key, Parts.sorted(names, hashes));
     }
 
     /** Whether the store has parts of {@code key} on record (else it must look them up to delete them). */
@@ -50,15 +62,27 @@ final class StoredParts {
 
     /**
      * Writes {@code parts} as the new value of {@code key}: the parts whose bytes changed are put,
-     * those it no longer has are deleted.
+     * those it no longer has are deleted. A part given by its hash alone ({@link EncodedParts})
+     * must be what the store holds: else nothing is written, and this returns false (the caller
+     * then writes every part's bytes).
      */
-    void write(String key, Map<String, byte[]> parts, KeyValueStore<Bytes, byte[]> out) {
+    boolean write(String key, Map<String, byte[]> parts, KeyValueStore<Bytes, byte[]> out) {
         Parts before = byKey.get(key);
         for (Map.Entry<String, byte[]> part : parts.entrySet()) {
-            long hash = PartHash.of(part.getValue());
+            if (part.getValue() == null && (before == null || before.hashOf(part.getKey()) != EncodedParts.hashOf(parts, part.getKey()))) {
+                return false;
+            }
+        }
+        String[] names = new String[parts.size()];
+        long[] hashes = new long[names.length];
+        int i = 0;
+        for (Map.Entry<String, byte[]> part : parts.entrySet()) {
+            long hash = part.getValue() == null ? EncodedParts.hashOf(parts, part.getKey()) : PartHash.of(part.getValue());
             if (before == null || before.hashOf(part.getKey()) != hash) {
                 out.put(partKey(key, part.getKey()), part.getValue());
             }
+            names[i] = part.getKey();
+            hashes[i++] = hash;
         }
         if (before != null) {
             for (String name : before.names()) {
@@ -67,7 +91,9 @@ final class StoredParts {
                 }
             }
         }
-        held(key, parts);
+        // each part hashed once: remembered as hashed above
+        byKey.put(key, Parts.sorted(names, hashes));
+        return true;
     }
 
     /** Deletes every part of {@code key} it has on record; the caller looks up the rest. */

@@ -130,7 +130,7 @@ class FleetEncoderTest {
         monitor.feed(m, new Check(r), r.getTs().toEpochMilli());
     }
 
-    private static HealthCheckResult check(String target, int n, long ts, boolean ok, TargetState state) {
+    static HealthCheckResult check(String target, int n, long ts, boolean ok, TargetState state) {
         return HealthCheckResult.newBuilder()
                 .setTs(Instant.ofEpochMilli(ts)).setSource("alb").setTargetGroup("tg").setTarget(target)
                 .setTargetIp("10.0." + n / 200 + "." + n % 200).setPort(8080)
