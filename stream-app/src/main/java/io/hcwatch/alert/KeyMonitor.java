@@ -49,20 +49,29 @@ public final class KeyMonitor<S, I> {
 
     /**
      * Records read together, in order (a batch of one second's checks): each is applied and
-     * runs the steps it reaches; what holds is judged once, after the last.
+     * runs the steps it reaches; what holds is judged after the last, and after any record that
+     * changed a target's standing: how a batch was cut (the ingest sends a second in parts live,
+     * whole in replay) must not decide whether a finding that held between two records was seen.
      */
     public List<Notification> apply(Monitored<S> m, List<? extends I> records, long[] times) {
         List<Notification> out = new ArrayList<>();
-        for (int i = 0; i < records.size(); i++) {
+        int last = records.size() - 1;
+        for (int i = 0; i <= last; i++) {
             out.addAll(reach(m, times[i]));
             m.time.input(times[i]);
-            detection.apply(m.state, records.get(i), m.time.clock);
+            if (detection.apply(m.state, records.get(i), m.time.clock) && i < last) {
+                judge(m, out);
+            }
         }
+        judge(m, out);
+        return out;
+    }
+
+    private void judge(Monitored<S> m, List<Notification> out) {
         long now = m.time.clock;
         List<Finding> findings = detection.judge(m.state, now);
         m.latest = findings;
         out.addAll(m.alerts.observe(findings, now, lifecycle));
-        return out;
     }
 
     /**

@@ -17,8 +17,14 @@ public interface Detection<S, I> {
     /** The state of a key seen for the first time, with the record that brought it. */
     S newState(String key, I first);
 
-    /** One record, at the key's time {@code now} (the record's own time or later). */
-    void apply(S state, I record, long now);
+    /**
+     * One record, at the key's time {@code now} (the record's own time or later).
+     *
+     * @return whether the record changed what findings rest on at once (a target changed state,
+     *         joined or left): then what holds is judged at its time, before the next record of
+     *         its batch, as if it had come alone; otherwise once, after the batch
+     */
+    boolean apply(S state, I record, long now);
 
     /** An evaluation step at {@code at}, before it is judged. */
     default void step(S state, long at) {

@@ -37,8 +37,9 @@ class KeyMonitorIdleTest {
         }
 
         @Override
-        public void apply(boolean[] state, String record, long now) {
+        public boolean apply(boolean[] state, String record, long now) {
             state[0] = "on".equals(record);
+            return false;
         }
 
         @Override

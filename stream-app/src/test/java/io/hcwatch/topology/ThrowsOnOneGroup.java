@@ -27,8 +27,8 @@ public final class ThrowsOnOneGroup implements Detection<FleetState, FleetInput>
     }
 
     @Override
-    public void apply(FleetState state, FleetInput record, long now) {
-        real.apply(state, record, now);
+    public boolean apply(FleetState state, FleetInput record, long now) {
+        return real.apply(state, record, now);
     }
 
     @Override

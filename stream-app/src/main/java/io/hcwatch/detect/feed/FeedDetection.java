@@ -60,13 +60,15 @@ public final class FeedDetection implements Detection<FeedState, FeedHeartbeat> 
     }
 
     @Override
-    public void apply(FeedState state, FeedHeartbeat record, long now) {
+    public boolean apply(FeedState state, FeedHeartbeat record, long now) {
         FeedSeen f = record.seen();
         if (isPoll(f)) {
             state.polled(f.getTs(), POLLS.equals(f.getSource()));
         } else {
             state.seen(f.getTs(), settings.allowedSilence(state));
         }
+        // a feed's silence is judged at steps; a heartbeat only ends it
+        return false;
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.hcwatch.input.LoadBalancerConfig;
 import io.hcwatch.input.TargetSummary;
 import io.hcwatch.input.UnreadableCheck;
 import java.util.List;
+import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -48,37 +49,42 @@ public final class FleetDetection implements Detection<FleetState, FleetInput> {
         return FleetState.create(targetGroup, settings);
     }
 
+    /** A check that changed its target's state or membership, a config or a backend's event is judged at once. */
     @Override
-    public void apply(FleetState s, FleetInput record, long now) {
-        record.accept(new FleetInput.Cases<Void>() {
+    public boolean apply(FleetState s, FleetInput record, long now) {
+        return record.accept(new FleetInput.Cases<Boolean>() {
             @Override
-            public Void check(Check check) {
+            public Boolean check(Check check) {
+                String target = check.result().getTarget();
+                TargetRecord before = s.registry.targets.get(target);
+                String stateBefore = before == null ? null : before.state;
                 changed(s, s.observeCheck(check.result(), settings), now);
-                return null;
+                TargetRecord after = s.registry.targets.get(target);
+                return after != before || after != null && !Objects.equals(stateBefore, after.state);
             }
 
             @Override
-            public Void config(LoadBalancerConfig config) {
+            public Boolean config(LoadBalancerConfig config) {
                 changed(s, s.observeConfig(config.config()), now);
-                return null;
+                return true;
             }
 
             @Override
-            public Void backendNotice(BackendNotice notice) {
+            public Boolean backendNotice(BackendNotice notice) {
                 s.observeBackendEvent(notice.event());
-                return null;
+                return true;
             }
 
             @Override
-            public Void targetSummary(TargetSummary summary) {
+            public Boolean targetSummary(TargetSummary summary) {
                 s.observeTraffic(summary, settings);
-                return null;
+                return false;
             }
 
             @Override
-            public Void unreadableCheck(UnreadableCheck check) {
+            public Boolean unreadableCheck(UnreadableCheck check) {
                 s.observeUnreadable(check.seen());
-                return null;
+                return false;
             }
         });
     }

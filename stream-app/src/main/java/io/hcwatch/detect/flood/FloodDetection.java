@@ -30,8 +30,9 @@ public final class FloodDetection implements Detection<FloodState, ClientSummary
         return s;
     }
 
+    /** A client's rate is over whole seconds: judged once per batch. */
     @Override
-    public void apply(FloodState s, ClientSummary record, long now) {
+    public boolean apply(FloodState s, ClientSummary record, long now) {
         ClientTraffic t = record.traffic();
         FloodState.Second sec = null;
         for (FloodState.Second candidate : s.seconds) {
@@ -53,6 +54,7 @@ public final class FloodDetection implements Detection<FloodState, ClientSummary
         sec.merge(t.getClients(), t.getRequestKeys(), t.getRequests(), settings.capacity());
         s.added(t.getBucketStart(), t.getClients(), t.getRequestKeys(), t.getRequests());
         prune(s, now);
+        return false;
     }
 
     @Override

@@ -37,8 +37,9 @@ public final class SlotDetection implements Detection<HostState, HostInput> {
         return h;
     }
 
+    /** Traffic and polls move rates over seconds: judged once per batch. */
     @Override
-    public void apply(HostState h, HostInput record, long now) {
+    public boolean apply(HostState h, HostInput record, long now) {
         record.accept(new HostInput.Cases<Void>() {
             @Override
             public Void frontendSummary(FrontendSummary summary) {
@@ -58,6 +59,7 @@ public final class SlotDetection implements Detection<HostState, HostInput> {
                 return null;
             }
         });
+        return false;
     }
 
     private void traffic(HostState h, HaproxyTraffic t) {
