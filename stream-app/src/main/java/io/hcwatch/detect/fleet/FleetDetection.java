@@ -49,7 +49,11 @@ public final class FleetDetection implements Detection<FleetState, FleetInput> {
         return FleetState.create(targetGroup, settings);
     }
 
-    /** A check that changed its target's state or membership, a config or a backend's event is judged at once. */
+    /**
+     * Judged at once: a check that changed its target's membership, state, or whether it is failing
+     * (a first failure, or a pass after failures: correlated_failure counts targets failed and not
+     * recovered since), a config, a backend's event.
+     */
     @Override
     public boolean apply(FleetState s, FleetInput record, long now) {
         return record.accept(new FleetInput.Cases<Boolean>() {
@@ -58,9 +62,11 @@ public final class FleetDetection implements Detection<FleetState, FleetInput> {
                 String target = check.result().getTarget();
                 TargetRecord before = s.registry.targets.get(target);
                 String stateBefore = before == null ? null : before.state;
+                boolean failingBefore = before != null && before.consecutiveFailures > 0;
                 changed(s, s.observeCheck(check.result(), settings), now);
                 TargetRecord after = s.registry.targets.get(target);
-                return after != before || after != null && !Objects.equals(stateBefore, after.state);
+                return after != before || after != null && (!Objects.equals(stateBefore, after.state)
+                        || failingBefore != after.consecutiveFailures > 0);
             }
 
             @Override

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Which records the fleet detection reports as changing what its findings rest on, so that the
  * monitor judges them at once inside a batch (io.hcwatch.alert.KeyMonitor): a target that joins,
- * leaves or changes state, and configs; not a check that leaves its target as it was.
+ * leaves or changes state, a first failure and a recovery, and configs; not a check that leaves
+ * its target as it was.
  */
 class FleetTransitionsTest {
 
@@ -30,11 +31,19 @@ class FleetTransitionsTest {
                 Arguments.of("a target's first check: it joins", null, healthy, true),
                 Arguments.of("a pass after a pass, healthy both times", healthy, Checks.pass(TG, "i-1", AZ, T0 + 10_000, 25), false),
                 Arguments.of("healthy to unhealthy", healthy, Checks.timeout(TG, "i-1", AZ, T0 + 10_000), true),
-                Arguments.of("a failed check that leaves it healthy (below the threshold)", healthy,
-                        Checks.check(TG, "i-1", AZ, T0 + 10_000, CheckOutcome.timeout, 2001).setState(TargetState.healthy).build(), false),
+                Arguments.of("a first failure, still healthy (below the threshold): it starts failing", healthy,
+                        failingButHealthy(T0 + 10_000), true),
+                Arguments.of("a second failure in a row, still healthy", failingButHealthy(T0 + 10_000),
+                        failingButHealthy(T0 + 20_000), false),
+                Arguments.of("a pass after a failure: it recovers", failingButHealthy(T0 + 10_000),
+                        Checks.pass(TG, "i-1", AZ, T0 + 20_000, 25), true),
                 Arguments.of("draining: it leaves", healthy,
                         Checks.check(TG, "i-1", AZ, T0 + 10_000, CheckOutcome.pass, 20).setState(TargetState.draining).build(), true),
                 Arguments.of("another target's first check", healthy, Checks.pass(TG, "i-2", AZ, T0 + 10_000, 20), true));
+    }
+
+    private static HealthCheckResult failingButHealthy(long ts) {
+        return Checks.check(TG, "i-1", AZ, ts, CheckOutcome.timeout, 2001).setState(TargetState.healthy).build();
     }
 
     @ParameterizedTest(name = "{0}")
