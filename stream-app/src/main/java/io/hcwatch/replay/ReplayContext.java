@@ -64,11 +64,14 @@ final class ReplayContext<K, V> implements ProcessorContext<K, V> {
         }
     }
 
-    /** Fires every wall-clock punctuation once more at the end of the input (final flushes). */
+    /**
+     * Fires every wall-clock punctuation once more at the end of the input (final flushes), a second
+     * after its last record: nothing more of the second that record fell in can come.
+     */
     void fireWallClock() {
         for (Schedule s : new ArrayList<>(schedules)) {
             if (s.type == PunctuationType.WALL_CLOCK_TIME && !s.cancelled) {
-                s.punctuator.punctuate(streamTime);
+                s.punctuator.punctuate(streamTime == Long.MIN_VALUE ? streamTime : streamTime + 1000);
             }
         }
     }

@@ -95,7 +95,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             context.schedule(settings.flushInterval(), PunctuationType.WALL_CLOCK_TIME, now -> {
                 sendRefusedAtStart(now);
                 try {
-                    seconds.releaseBefore(Long.MAX_VALUE);
+                    // live, a second still being read goes out in parts, so that its records are not held back
+                    // for the rest of it; replay's clock is the input's, and every second before it is complete
+                    seconds.releaseBefore(settings.wholeSeconds() ? Math.floorDiv(now, 1000) * 1000 : Long.MAX_VALUE);
                     progress.tick();
                     progress.report(seconds::oldestHeld, context.currentSystemTimeMs());
                 } catch (RuntimeException e) {

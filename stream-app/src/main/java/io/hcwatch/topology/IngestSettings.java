@@ -12,7 +12,9 @@ import java.time.Duration;
  *                       nothing, reports itself idle (zero in replay: idle whenever nothing is held)
  * @param delay          the source's expected delay (batches; zero in replay, where files are complete), see UpstreamClock
  * @param limits         how many target groups, targets, hosts and frontends a partition takes in
+ * @param wholeSeconds   the flush sends on only seconds that ended before its time (replay, where that
+ *                       time is the input's own and every second before it has been read in full)
  */
 public record IngestSettings(Duration flushInterval, int sketchCapacity, Duration idleTimeout, Duration delay,
-                             CardinalityLimits.Limits limits) {
+                             CardinalityLimits.Limits limits, boolean wholeSeconds) {
 }

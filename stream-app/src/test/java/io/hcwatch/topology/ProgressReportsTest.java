@@ -17,7 +17,7 @@ class ProgressReportsTest {
 
     private ProgressReports reports(Source source) {
         IngestSettings settings = new IngestSettings(Duration.ofMillis(100), 16, Duration.ofSeconds(2), Duration.ZERO,
-                CardinalityLimits.Limits.from(io.hcwatch.config.Settings.defaults()));
+                CardinalityLimits.Limits.from(io.hcwatch.config.Settings.defaults()), false);
         return new ProgressReports(source, settings, records.outbox(source.id() + "-1"), () -> lagging);
     }
 
