@@ -15,6 +15,7 @@ import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.testsupport.ExternalTool;
+import io.hcwatch.testsupport.ReservedPort;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
@@ -91,7 +92,10 @@ class HaproxyChecksAndHoldersIT {
         kafka = teardown.add(EmbeddedKafkaBroker.start());
         E2eStack.createTopics(kafka, topics);
         teardown.onClose(() -> backends.forEach(b -> b.stop(0)));
-        int[] ports = {E2eStack.freePort(), E2eStack.freePort(), E2eStack.freePort()};
+        // s2 and s3 come up seconds after HAProxy starts checking them: their ports are held till then
+        ReservedPort late2 = teardown.add(new ReservedPort());
+        ReservedPort late3 = teardown.add(new ReservedPort());
+        int[] ports = {E2eStack.freePort(), late2.port(), late3.port()};
         frontendPort = E2eStack.freePort();
         Path cfg = dir.resolve("haproxy.cfg");
         Files.writeString(cfg, haproxyCfg(ports, "2s"));
@@ -118,8 +122,8 @@ class HaproxyChecksAndHoldersIT {
         threads.submit(() -> E2eStack.readAlerts(kafka, REGISTRY, topics, "checks-it-alerts", running::get, alerts::add));
         // two servers come up late: they are starting, not failing
         Thread.sleep(3_000);
-        backends.add(E2eStack.backend(ports[1], healthDelayMs::get));
-        backends.add(E2eStack.backend(ports[2], healthDelayMs::get));
+        backends.add(E2eStack.backend(late2.release(), healthDelayMs::get));
+        backends.add(E2eStack.backend(late3.release(), healthDelayMs::get));
         await("the stream app").atMost(Duration.ofSeconds(60)).until(app::isReady);
         await("every server passing").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(checks())
                 .filteredOn(c -> c.getOutcome() == CheckOutcome.pass).extracting(HealthCheckResult::getTarget)
