@@ -101,7 +101,7 @@ public final class ReplayRun {
                     incidents.accept(i);
                 },
                 deadLetters, ReplayStores.DETACHED);
-        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparingLong((Head h) -> h.eventTime).thenComparingLong(h -> h.order));
+        PriorityQueue<Head> heads = new PriorityQueue<>();
         List<FileCursor> cursors = new ArrayList<>();
         try {
             long order = 0;
@@ -176,9 +176,18 @@ public final class ReplayRun {
         return !(configs && haproxy) || (source != Source.HAPROXY && source != Source.CONFIG);
     }
 
-    /** The next line of one file with its decoded form. */
+    /**
+     * The next line of one file with its decoded form, in the merge's order: by event time, then by
+     * file. Compared field by field, not by a chain of key-extracting comparators: the merge compares
+     * for every line, and the chain was 4% of replay in JFR.
+     */
     private record Head(FileCursor cursor, byte[] raw, ParseResult<? extends Decoded> result, long eventTime,
-                        long line, long order) {
+                        long line, long order) implements Comparable<Head> {
+
+        @Override
+        public int compareTo(Head other) {
+            return eventTime != other.eventTime ? Long.compare(eventTime, other.eventTime) : Long.compare(order, other.order);
+        }
     }
 
     /**

@@ -4,7 +4,6 @@ import io.hcwatch.avro.internal.HeavyHitter;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -12,35 +11,28 @@ import java.util.RandomAccess;
  * Space-Saving heavy hitters (Metwally et al.): at most {@code capacity} counters whatever the
  * number of distinct keys. A key not counted is evicted into the smallest counter, whose count
  * becomes an overestimate bounded by {@link #floor()}; any key with a true count above the
- * floor is guaranteed to be present. Updates are O(log capacity) through a min-heap of counters
- * that know their own heap position, so moving one never touches the key index. The index is an
- * open-addressing table of the counters themselves: with many distinct keys nearly every update
- * evicts, and a map would allocate and free an entry for each (this runs for every access-log line).
+ * floor is guaranteed to be present. Updates are O(log capacity) through a min-heap of counters.
+ *
+ * <p>Counters are slots of parallel arrays, not objects: the heap holds slot numbers beside their
+ * counts, and each slot knows its heap position, so a sift moves ints and longs within a few small
+ * arrays and touches no key. With many distinct keys nearly every update evicts and sifts from the
+ * root to a leaf (this runs for every access-log line); with a counter object per key, each level
+ * of the sift wrote to another object. The index is an open-addressing table of slot numbers, for
+ * the same reason a map would allocate and free an entry per eviction.
  */
 public final class SpaceSaving {
 
-    private static final class Counter {
-        String key;
-        int hash;
-        long count;
-        long error;
-        int at;
-
-        /** As a HeavyHitter, through its setters: its constructor takes boxed counts (a Long allocated per counter listed). */
-        HeavyHitter hitter() {
-            HeavyHitter h = new HeavyHitter();
-            h.setKey(key);
-            h.setCount(count);
-            h.setError(error);
-            return h;
-        }
-    }
-
     private final int capacity;
-    private final Counter[] heap;
-    /** Each heap position's count, beside the heap: sifting compares these without reading the counters themselves. */
+    /** Per slot: its key, the key's hash as {@link #spread} makes it, its error and its heap position. */
+    private final String[] keys;
+    private final int[] hashes;
+    private final long[] errors;
+    private final int[] at;
+    /** The heap: each position's slot, and that slot's count beside it, so sifting reads no slot. */
+    private final int[] heap;
     private final long[] counts;
-    private final Counter[] index;
+    /** Open addressing: slot + 1 per table entry, 0 for none. */
+    private final int[] index;
     private final int mask;
     private int size;
     private long total;
@@ -50,13 +42,17 @@ public final class SpaceSaving {
             throw new IllegalArgumentException("capacity must be at least 1");
         }
         this.capacity = capacity;
-        this.heap = new Counter[capacity];
+        this.keys = new String[capacity];
+        this.hashes = new int[capacity];
+        this.errors = new long[capacity];
+        this.at = new int[capacity];
+        this.heap = new int[capacity];
         this.counts = new long[capacity];
         int slots = 4;
         while (slots < 3L * capacity) {
             slots <<= 1;
         }
-        this.index = new Counter[slots];
+        this.index = new int[slots];
         this.mask = slots - 1;
     }
 
@@ -72,34 +68,31 @@ public final class SpaceSaving {
     /** As {@link #add(String, long, long)}, with the key's hash as {@link #spread} makes it. */
     private void add(String key, int hash, long increment, long error) {
         total += increment;
-        Counter c = find(key, hash);
-        if (c != null) {
-            c.count += increment;
-            c.error += error;
-            siftDown(c.at, c.count);
+        int slot = find(key, hash);
+        if (slot >= 0) {
+            errors[slot] += error;
+            int i = at[slot];
+            siftDown(i, counts[i] + increment);
             return;
         }
         if (size < capacity) {
-            c = new Counter();
-            c.key = key;
-            c.hash = hash;
-            c.count = increment;
-            c.error = error;
-            c.at = size;
-            heap[size++] = c;
-            insert(c);
-            siftUp(c.at, c.count);
+            slot = size++;
+            keys[slot] = key;
+            hashes[slot] = hash;
+            errors[slot] = error;
+            heap[slot] = slot;
+            insert(slot);
+            siftUp(slot, increment);
             return;
         }
-        c = heap[0];
-        remove(c);
-        long min = c.count;
-        c.key = key;
-        c.hash = hash;
-        c.error = min + error;
-        c.count = min + increment;
-        insert(c);
-        siftDown(0, c.count);
+        slot = heap[0];
+        remove(slot);
+        long min = counts[0];
+        keys[slot] = key;
+        hashes[slot] = hash;
+        errors[slot] = min + error;
+        insert(slot);
+        siftDown(0, min + increment);
     }
 
     /**
@@ -120,10 +113,10 @@ public final class SpaceSaving {
      */
     public void merge(List<HeavyHitter> hitters, long otherTotal) {
         long listed = 0;
-        int[] hashes = hitters instanceof Listed l ? l.hashes : null;
+        int[] listedHashes = hitters instanceof Listed l ? l.hashes : null;
         int i = 0;
         for (HeavyHitter h : hitters) {
-            add(h.getKey(), hashes != null ? hashes[i++] : spread(h.getKey().hashCode()), h.getCount(), h.getError());
+            add(h.getKey(), listedHashes != null ? listedHashes[i++] : spread(h.getKey().hashCode()), h.getCount(), h.getError());
             listed += h.getCount();
         }
         total += Math.max(0, otherTotal - listed);
@@ -131,7 +124,7 @@ public final class SpaceSaving {
 
     /** Upper bound on the true count of any key not listed, for a sketch fed by {@code add} alone (see {@link #merge}). */
     public long floor() {
-        return size < capacity ? 0 : heap[0].count;
+        return size < capacity ? 0 : counts[0];
     }
 
     public long total() {
@@ -146,8 +139,12 @@ public final class SpaceSaving {
         return capacity;
     }
 
-    private static final Comparator<Counter> LARGEST_FIRST =
-            (a, b) -> a.count != b.count ? Long.compare(b.count, a.count) : a.key.compareTo(b.key);
+    /** Whether slot {@code a} comes before slot {@code b} largest first: by count, then by key. */
+    private boolean before(int a, int b) {
+        long ca = counts[at[a]];
+        long cb = counts[at[b]];
+        return ca != cb ? ca > cb : keys[a].compareTo(keys[b]) < 0;
+    }
 
     /**
      * The {@code n} largest counters, largest first (ties by key). A few of a full sketch are
@@ -159,35 +156,42 @@ public final class SpaceSaving {
         if (k <= 0) {
             return new ArrayList<>(0);
         }
-        Counter[] chosen;
+        int[] chosen;
         if (k * 8 >= size) {
-            chosen = Arrays.copyOf(heap, size);
-            Arrays.sort(chosen, LARGEST_FIRST);
+            Integer[] all = new Integer[size];
+            for (int i = 0; i < size; i++) {
+                all[i] = heap[i];
+            }
+            Arrays.sort(all, (a, b) -> before(a, b) ? -1 : before(b, a) ? 1 : 0);
+            chosen = new int[size];
+            for (int i = 0; i < size; i++) {
+                chosen[i] = all[i];
+            }
         } else {
             chosen = largest(k);
         }
         List<HeavyHitter> out = new ArrayList<>(k);
         for (int i = 0; i < k; i++) {
-            out.add(chosen[i].hitter());
+            out.add(hitter(chosen[i]));
         }
         return out;
     }
 
-    /** The {@code k} largest counters in order, by insertion into a sorted run of {@code k}. */
-    private Counter[] largest(int k) {
-        Counter[] run = new Counter[k];
+    /** The slots of the {@code k} largest counters in order, by insertion into a sorted run of {@code k}. */
+    private int[] largest(int k) {
+        int[] run = new int[k];
         int held = 0;
         for (int i = 0; i < size; i++) {
-            Counter c = heap[i];
-            if (held == k && LARGEST_FIRST.compare(c, run[k - 1]) >= 0) {
+            int c = heap[i];
+            if (held == k && !before(c, run[k - 1])) {
                 continue;
             }
-            int at = held == k ? k - 1 : held++;
-            while (at > 0 && LARGEST_FIRST.compare(c, run[at - 1]) < 0) {
-                run[at] = run[at - 1];
-                at--;
+            int to = held == k ? k - 1 : held++;
+            while (to > 0 && before(c, run[to - 1])) {
+                run[to] = run[to - 1];
+                to--;
             }
-            run[at] = c;
+            run[to] = c;
         }
         return run;
     }
@@ -211,8 +215,8 @@ public final class SpaceSaving {
         HeavyHitter[] hitters = new HeavyHitter[size];
         int[] hashes = new int[size];
         for (int i = 0; i < size; i++) {
-            hitters[i] = heap[i].hitter();
-            hashes[i] = heap[i].hash;
+            hitters[i] = hitter(heap[i]);
+            hashes[i] = this.hashes[heap[i]];
         }
         return new Listed(hitters, hashes);
     }
@@ -261,45 +265,59 @@ public final class SpaceSaving {
         return x ^ (x >>> 16);
     }
 
-    private Counter find(String key, int hash) {
+    /** A slot's counter as a HeavyHitter, through its setters: its constructor takes boxed counts (a Long allocated per counter listed). */
+    private HeavyHitter hitter(int slot) {
+        HeavyHitter h = new HeavyHitter();
+        h.setKey(keys[slot]);
+        h.setCount(counts[at[slot]]);
+        h.setError(errors[slot]);
+        return h;
+    }
+
+    /** The slot that counts {@code key}, or -1. */
+    private int find(String key, int hash) {
         for (int i = hash & mask; ; i = (i + 1) & mask) {
-            Counter c = index[i];
-            if (c == null || (c.hash == hash && c.key.equals(key))) {
-                return c;
+            int e = index[i];
+            if (e == 0) {
+                return -1;
+            }
+            int slot = e - 1;
+            if (hashes[slot] == hash && keys[slot].equals(key)) {
+                return slot;
             }
         }
     }
 
-    private void insert(Counter c) {
-        int i = c.hash & mask;
-        while (index[i] != null) {
+    private void insert(int slot) {
+        int i = hashes[slot] & mask;
+        while (index[i] != 0) {
             i = (i + 1) & mask;
         }
-        index[i] = c;
+        index[i] = slot + 1;
     }
 
     /** Linear-probing removal by shifting later entries back, so no probe chain is left broken. */
-    private void remove(Counter c) {
-        int hole = c.hash & mask;
-        while (index[hole] != c) {
+    private void remove(int slot) {
+        int hole = hashes[slot] & mask;
+        while (index[hole] != slot + 1) {
             hole = (hole + 1) & mask;
         }
-        for (int j = (hole + 1) & mask; index[j] != null; j = (j + 1) & mask) {
-            int home = index[j].hash & mask;
+        for (int j = (hole + 1) & mask; index[j] != 0; j = (j + 1) & mask) {
+            int home = hashes[index[j] - 1] & mask;
             if (((j - home) & mask) >= ((j - hole) & mask)) {
                 index[hole] = index[j];
                 hole = j;
             }
         }
-        index[hole] = null;
+        index[hole] = 0;
     }
 
     /**
-     * Moves the counter at {@code i}, whose count is now {@code count}, up while its parent's count
-     * is larger: the swaps of the textbook sift, each parent moved down into the hole instead.
+     * Moves the slot at heap position {@code i}, whose count is now {@code count}, up while its
+     * parent's count is larger: the swaps of the textbook sift, each parent moved down into the hole instead.
      */
     private void siftUp(int i, long count) {
-        Counter c = heap[i];
+        int c = heap[i];
         while (i > 0) {
             int parent = (i - 1) / 2;
             if (counts[parent] <= count) {
@@ -311,9 +329,9 @@ public final class SpaceSaving {
         place(c, count, i);
     }
 
-    /** Moves the counter at {@code i}, whose count is now {@code count}, down below its smaller child while one is smaller (the left on a tie). */
+    /** Moves the slot at heap position {@code i}, whose count is now {@code count}, down below its smaller child while one is smaller (the left on a tie). */
     private void siftDown(int i, long count) {
-        Counter c = heap[i];
+        int c = heap[i];
         while (true) {
             int left = 2 * i + 1;
             int right = left + 1;
@@ -336,9 +354,9 @@ public final class SpaceSaving {
         place(c, count, i);
     }
 
-    private void place(Counter c, long count, int at) {
-        heap[at] = c;
-        counts[at] = count;
-        c.at = at;
+    private void place(int slot, long count, int position) {
+        heap[position] = slot;
+        counts[position] = count;
+        at[slot] = position;
     }
 }
