@@ -23,11 +23,6 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
     /** Fields known today (up to request_transform_status, Aug 2025). */
     public static final int KNOWN_FIELDS = 33;
 
-    /** The names every line repeats, one String each while they recur (see RecentNames): load balancers, target groups, targets. */
-    private final RecentNames loadBalancers = new RecentNames();
-    private final RecentNames targetGroups = new RecentNames();
-    private final RecentNames targets = new RecentNames();
-
     @Override
     public ParseResult<AlbRequest> parse(String line) {
         return read(line, Fields::toRequest);
@@ -38,7 +33,7 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
      * {@link #parse(String)}, so a line is rejected by both or neither, for the same reason.
      */
     public LineParser<AlbTrafficLine> traffic() {
-        return line -> read(line, fields -> fields.toTraffic(this));
+        return line -> read(line, Fields::toTraffic);
     }
 
     private static <T> ParseResult<T> read(String line, Function<Fields, ParseResult<T>> build) {
@@ -182,15 +177,11 @@ public final class AlbAccessLogParser implements LineParser<AlbRequest> {
                     text(30), text(31), text(32), fieldCount));
         }
 
-        /** The line for the ingest, its names taken from {@code names}' tables. */
-        ParseResult<AlbTrafficLine> toTraffic(AlbAccessLogParser names) {
+        ParseResult<AlbTrafficLine> toTraffic() {
             String[] requestParts = splitRequest(12);
-            String targetGroup = absent(16) ? null
-                    : TargetGroupNames.fromArn(line, bounds[2 * 16], bounds[2 * 16 + 1], names.targetGroups);
-            String elb = absent(2) ? null : names.loadBalancers.of(line, bounds[2 * 2], bounds[2 * 2 + 1]);
-            String targetHost = target == null ? null : target.hostFrom(line, bounds[2 * 4], names.targets);
-            return ParseResult.ok(new AlbTrafficLine(time.toEpochMilli(), elb, targetGroup,
-                    client == null ? null : client.host(), targetHost,
+            String targetGroup = absent(16) ? null : TargetGroupNames.fromArn(line, bounds[2 * 16], bounds[2 * 16 + 1]);
+            return ParseResult.ok(new AlbTrafficLine(time.toEpochMilli(), text(2), targetGroup,
+                    client == null ? null : client.host(), target == null ? null : target.host(),
                     target == null ? -1 : target.port(), targetTime == null ? Double.NaN : targetTime,
                     elbStatus == null ? -1 : elbStatus, requestParts[0], requestParts[1]));
         }

@@ -48,9 +48,6 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
 
     private final LogDates dates;
     private final HaproxyLogFormats formats;
-    /** Hosts', and frontends', backends' and servers' names, one String each while they recur (see RecentNames). */
-    private final RecentNames hosts = new RecentNames();
-    private final RecentNames names = new RecentNames();
 
     public HaproxyLogParser() {
         this(Clock.systemUTC());
@@ -76,7 +73,7 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
             return ParseResult.rejected(RejectReason.EMPTY, "line is empty");
         }
         String text = stripLineEnd(line);
-        SyslogPrefix prefix = SyslogPrefixParser.parse(text, hosts);
+        SyslogPrefix prefix = SyslogPrefixParser.parse(text);
         int body = prefix.bodyStart();
         if (body >= text.length()) {
             return Rejections.reject(RejectReason.NOT_HAPROXY, "line", text, "an HAProxy message after the prefix");
@@ -106,7 +103,7 @@ public final class HaproxyLogParser implements LineParser<Decoded> {
     /** The built-in formats: httplog, tcplog, the connection-error line, checks, server states and lifecycle messages. */
     private ParseResult<Decoded> builtin(String text, SyslogPrefix prefix, int body) {
         if (HaproxyTrafficLineParser.looksLikeTraffic(text, body)) {
-            ParseResult<HaproxyRequest> traffic = HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(dates.clock()), names);
+            ParseResult<HaproxyRequest> traffic = HaproxyTrafficLineParser.parse(text, prefix, prefix.zone(dates.clock()));
             if (traffic instanceof ParseResult.Rejected<HaproxyRequest> r) {
                 // the line may be in a format of its frontend's own rather than a damaged httplog or tcplog line
                 return ParseResult.rejected(r.reason(), r.error() + " (httplog or tcplog); if the frontend logs with its own "

@@ -19,7 +19,6 @@ import java.time.ZoneId;
  */
 final class HaproxyTrafficLineParser {
 
-    private final RecentNames names;
     private final String s;
     private final int n;
     private final SyslogPrefix prefix;
@@ -27,8 +26,7 @@ final class HaproxyTrafficLineParser {
     private int p;
     private ParseResult<HaproxyRequest> failure;
 
-    private HaproxyTrafficLineParser(String line, SyslogPrefix prefix, ZoneId zone, RecentNames names) {
-        this.names = names;
+    private HaproxyTrafficLineParser(String line, SyslogPrefix prefix, ZoneId zone) {
         this.s = line;
         this.n = line.length();
         this.prefix = prefix;
@@ -43,9 +41,8 @@ final class HaproxyTrafficLineParser {
                 && HostPort.lastIndexOf(line, ':', bodyStart, sp) > bodyStart;
     }
 
-    /** @param names where frontends', backends' and servers' names are taken from while they recur */
-    static ParseResult<HaproxyRequest> parse(String line, SyslogPrefix prefix, ZoneId zone, RecentNames names) {
-        return new HaproxyTrafficLineParser(line, prefix, zone, names).run();
+    static ParseResult<HaproxyRequest> parse(String line, SyslogPrefix prefix, ZoneId zone) {
+        return new HaproxyTrafficLineParser(line, prefix, zone).run();
     }
 
     private ParseResult<HaproxyRequest> run() {
@@ -80,7 +77,7 @@ final class HaproxyTrafficLineParser {
             return errorLine(clientIp, clientPort, accepted, feStart, feEnd);
         }
         boolean ssl = s.charAt(feEnd - 1) == '~';
-        String frontend = names.of(s, feStart, ssl ? feEnd - 1 : feEnd);
+        String frontend = s.substring(feStart, ssl ? feEnd - 1 : feEnd);
         p = feEnd;
         int bsStart = nextToken();
         int bsEnd = tokenEnd(bsStart);
@@ -89,8 +86,8 @@ final class HaproxyTrafficLineParser {
             return Rejections.reject(RejectReason.BAD_FIELD, "backend/server", s.substring(bsStart, bsEnd),
                     "backend/server (e.g. static/srv1, app/<NOSRV>)");
         }
-        String backend = names.of(s, bsStart, slash);
-        String server = names.of(s, slash + 1, bsEnd);
+        String backend = s.substring(bsStart, slash);
+        String server = s.substring(slash + 1, bsEnd);
         p = bsEnd;
         int tStart = nextToken();
         int tEnd = tokenEnd(tStart);

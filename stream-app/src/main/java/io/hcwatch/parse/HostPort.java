@@ -35,16 +35,6 @@ record HostPort(String host, int port) {
         return new HostPort(host, (int) port);
     }
 
-    /**
-     * This pair's host as {@code names} holds it, for a pair parsed from {@code s} at {@code from}:
-     * the host is the text there (after the bracket of an IPv6 address), so no copy is needed when
-     * the table has it.
-     */
-    String hostFrom(String s, int from, RecentNames names) {
-        int start = s.charAt(from) == '[' ? from + 1 : from;
-        return names.of(s, start, start + host.length());
-    }
-
     static int indexOf(CharSequence s, char c, int from, int to) {
         for (int i = from; i < to; i++) {
             if (s.charAt(i) == c) {

@@ -34,21 +34,14 @@ final class SyslogPrefixParser {
     private int second;
     private int nanos;
     private Integer offsetSeconds;
-    private final RecentNames hosts;
 
-    private SyslogPrefixParser(String line, RecentNames hosts) {
+    private SyslogPrefixParser(String line) {
         this.s = line;
         this.n = line.length();
-        this.hosts = hosts;
     }
 
     static SyslogPrefix parse(String line) {
-        return parse(line, null);
-    }
-
-    /** @param hosts where the host's name is taken from while it recurs (null: copied from each line) */
-    static SyslogPrefix parse(String line, RecentNames hosts) {
-        SyslogPrefixParser parser = new SyslogPrefixParser(line, hosts);
+        SyslogPrefixParser parser = new SyslogPrefixParser(line);
         parser.run();
         return parser.result();
     }
@@ -223,7 +216,7 @@ final class SyslogPrefixParser {
             return;
         }
         // RFC 5424's NILVALUE: HAProxy sends it when no hostname is configured (no log-send-hostname)
-        host = rfc5424 && end == p + 1 && s.charAt(p) == '-' ? null : hosts != null ? hosts.of(s, p, end) : s.substring(p, end);
+        host = rfc5424 && end == p + 1 && s.charAt(p) == '-' ? null : s.substring(p, end);
         p = end;
         skipBlanks();
         if (p >= n || s.charAt(p) == '[') {

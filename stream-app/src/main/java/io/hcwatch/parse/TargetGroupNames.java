@@ -18,11 +18,6 @@ final class TargetGroupNames {
 
     /** The same, read from {@code s[from, to)} without copying the ARN out first. */
     static String fromArn(String s, int from, int to) {
-        return fromArn(s, from, to, null);
-    }
-
-    /** The same, the name taken from {@code names} when it holds it (null: copied). */
-    static String fromArn(String s, int from, int to, RecentNames names) {
         int at = s.indexOf(MARKER, from);
         if (at < 0 || at + MARKER.length() > to) {
             return null;
@@ -32,9 +27,6 @@ final class TargetGroupNames {
         if (end < 0 || end > to) {
             end = to;
         }
-        if (end == start) {
-            return null;
-        }
-        return names == null ? s.substring(start, end) : names.of(s, start, end);
+        return end == start ? null : s.substring(start, end);
     }
 }

@@ -75,33 +75,11 @@ public final class CardinalityLimits {
         if (members == null) {
             return kind;
         }
-        if (member != null && !members.admit(memberHash(member), time, memberLimit, limits.idleMillis())) {
+        if (member != null && !members.admit(hash.applyAsLong(member), time, memberLimit, limits.idleMillis())) {
             return memberKind;
         }
         return null;
     }
-
-    /**
-     * {@link #hash} of a member's name, kept for the last name that landed on each of 64 entries:
-     * the same targets and frontends come line after line, and the parsers hand them over as the
-     * same Strings while they recur, so the entry is found by reference and its hash by the
-     * String's own, which it keeps.
-     */
-    private long memberHash(String member) {
-        int i = member.hashCode() & (MEMBER_HASHES - 1);
-        String held = hashedMembers[i];
-        if (held != null && (held == member || held.equals(member))) {
-            return memberHashes[i];
-        }
-        long h = hash.applyAsLong(member);
-        hashedMembers[i] = member;
-        memberHashes[i] = h;
-        return h;
-    }
-
-    private static final int MEMBER_HASHES = 64;
-    private final String[] hashedMembers = new String[MEMBER_HASHES];
-    private final long[] memberHashes = new long[MEMBER_HASHES];
 
     public int targetGroups() {
         return groups.size();

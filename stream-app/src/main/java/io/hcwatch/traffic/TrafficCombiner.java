@@ -39,12 +39,6 @@ public final class TrafficCombiner {
     private final Map<Bucket, SpaceSaving> slotHolders = new HashMap<>();
     private final Map<Bucket, ClientAccumulator> clients = new HashMap<>();
     private final CheckBatches checks = new CheckBatches(CHECKS_PER_BATCH);
-    private final TargetKeys targetKeys = new TargetKeys();
-    /** The maps' entries the last lines went to, by reference (RecentBuckets); forgotten when summaries are taken out. */
-    private final RecentBuckets<TargetGroupSecond> recentGroups = new RecentBuckets<>();
-    private final RecentBuckets<HaproxyTraffic> recentFrontends = new RecentBuckets<>();
-    private final RecentBuckets<SpaceSaving> recentHolders = new RecentBuckets<>();
-    private final RecentBuckets<ClientAccumulator> recentClients = new RecentBuckets<>();
     /** What a newer release left in the pending store, which this one cannot read: the ingest dead-letters it at start. */
     private final List<FromNewerRelease> fromNewerRelease = new ArrayList<>();
 
@@ -75,12 +69,9 @@ public final class TrafficCombiner {
         // succeeded = the load balancer answered and not with a server error; 4xx are the client's business
         boolean succeeded = elb >= 0 && elb < 500;
         if (r.targetGroup() != null) {
-            TargetGroupSecond tg = recentGroups.find(r.targetGroup(), null, null, second);
-            if (tg == null) {
-                tg = targetGroups.computeIfAbsent(new Bucket(r.targetGroup(), null, null, second),
-                        k -> new TargetGroupSecond(newTargetTraffic(r.targetGroup(), r.elb(), second, null)));
-                recentGroups.remember(r.targetGroup(), null, null, second, tg);
-            }
+            Bucket bucket = new Bucket(r.targetGroup(), null, null, second);
+            TargetGroupSecond tg = targetGroups.computeIfAbsent(bucket,
+                    k -> new TargetGroupSecond(newTargetTraffic(r.targetGroup(), r.elb(), second, null)));
             TargetTraffic t = tg.traffic();
             t.setRequests(t.getRequests() + 1);
             if (succeeded) {
@@ -94,16 +85,12 @@ public final class TrafficCombiner {
             }
             if (r.targetIp() != null) {
                 double ms = Double.isNaN(r.targetProcessingTime()) ? Double.NaN : r.targetProcessingTime() * 1000;
-                countTarget(tg, targetKeys.of(r.targetIp(), r.targetPort()), succeeded, ms);
+                countTarget(tg, r.targetIp() + ":" + r.targetPort(), succeeded, ms);
             }
         }
-        ClientAccumulator c = recentClients.find(ALB, r.elb(), null, second);
-        if (c == null) {
-            c = clients.computeIfAbsent(new Bucket(ALB, r.elb(), null, second),
-                    k -> new ClientAccumulator(ALB, r.elb(), null, second, clientCapacity));
-            recentClients.remember(ALB, r.elb(), null, second, c);
-        }
-        c.add(ClientKeys.client(r.clientIp()), ClientKeys.request(r.requestMethod(), r.requestUrl()), false);
+        clients.computeIfAbsent(new Bucket("alb", r.elb(), null, second),
+                        k -> new ClientAccumulator("alb", r.elb(), null, second, clientCapacity))
+                .add(ClientKeys.client(r.clientIp()), ClientKeys.request(r.requestMethod(), r.requestUrl()), false);
     }
 
     /** A target group's second with nothing counted yet. */
@@ -141,12 +128,9 @@ public final class TrafficCombiner {
             return;
         }
         boolean succeeded = r.getStatusCode() < 500;
-        TargetGroupSecond tg = recentGroups.find(r.getBackend(), HAPROXY_BACKEND, null, second);
-        if (tg == null) {
-            tg = targetGroups.computeIfAbsent(new Bucket(r.getBackend(), HAPROXY_BACKEND, null, second),
-                    k -> new TargetGroupSecond(newTargetTraffic(r.getBackend(), null, second, HAPROXY_BACKEND)));
-            recentGroups.remember(r.getBackend(), HAPROXY_BACKEND, null, second, tg);
-        }
+        Bucket bucket = new Bucket(r.getBackend(), HAPROXY_BACKEND, null, second);
+        TargetGroupSecond tg = targetGroups.computeIfAbsent(bucket,
+                k -> new TargetGroupSecond(newTargetTraffic(r.getBackend(), null, second, HAPROXY_BACKEND)));
         TargetTraffic t = tg.traffic();
         t.setRequests(t.getRequests() + 1);
         if (succeeded) {
@@ -156,10 +140,6 @@ public final class TrafficCombiner {
         }
         countTarget(tg, server, succeeded, r.getTrServer() == null ? Double.NaN : r.getTrServer());
     }
-
-    /** ClientTraffic.platform of the two kinds of access logs. */
-    private static final String ALB = "alb";
-    private static final String HAPROXY = "haproxy";
 
     /** TargetTraffic.source of an HAProxy backend's per-server counts. */
     public static final String HAPROXY_BACKEND = "haproxy";
@@ -171,13 +151,10 @@ public final class TrafficCombiner {
         long second = Math.floorDiv(r.getTs().toEpochMilli(), 1000) * 1000;
         String host = r.getHost() == null ? UNNAMED_HOST : r.getHost();
         addBackendServer(r, second);
-        HaproxyTraffic f = recentFrontends.find(host, r.getFrontend(), null, second);
-        if (f == null) {
-            f = frontends.computeIfAbsent(new Bucket(host, r.getFrontend(), null, second), k -> new HaproxyTraffic(
-                    host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>(), new HashMap<>(), 0L, 0L,
-                    new ArrayList<>()));
-            recentFrontends.remember(host, r.getFrontend(), null, second, f);
-        }
+        Bucket bucket = new Bucket(host, r.getFrontend(), null, second);
+        HaproxyTraffic f = frontends.computeIfAbsent(bucket, k -> new HaproxyTraffic(
+                host, r.getFrontend(), second, 0L, 0, 0, 0, 0L, 0L, new HashMap<>(), new ArrayList<>(), new HashMap<>(), 0L, 0L,
+                new ArrayList<>()));
         f.setRequests(f.getRequests() + 1);
         if (r.getFeconn() != null) {
             f.setMaxFeconn(Math.max(f.getMaxFeconn(), r.getFeconn()));
@@ -218,24 +195,15 @@ public final class TrafficCombiner {
             f.setSlotMs(f.getSlotMs() + held);
             // a line without a client address (unix sockets, anonymised logs) held a slot no client can be named for
             if (r.getClientIp() != null) {
-                SpaceSaving holders = recentHolders.find(host, r.getFrontend(), null, second);
-                if (holders == null) {
-                    holders = slotHolders.computeIfAbsent(new Bucket(host, r.getFrontend(), null, second), k -> new SpaceSaving(HOLDERS));
-                    recentHolders.remember(host, r.getFrontend(), null, second, holders);
-                }
-                holders.add(ClientKeys.client(r.getClientIp()), held);
+                slotHolders.computeIfAbsent(bucket, k -> new SpaceSaving(HOLDERS)).add(ClientKeys.client(r.getClientIp()), held);
             }
         }
         if (r.getBackend() != null && !f.getBackends().contains(r.getBackend()) && f.getBackends().size() < 16) {
             f.getBackends().add(r.getBackend());
         }
-        ClientAccumulator c = recentClients.find(HAPROXY, r.getFrontend(), host, second);
-        if (c == null) {
-            c = clients.computeIfAbsent(new Bucket(HAPROXY, r.getFrontend(), host, second),
-                    k -> new ClientAccumulator(HAPROXY, r.getFrontend(), host, second, clientCapacity));
-            recentClients.remember(HAPROXY, r.getFrontend(), host, second, c);
-        }
-        c.add(ClientKeys.client(r.getClientIp()),
+        clients.computeIfAbsent(new Bucket("haproxy", r.getFrontend(), host, second),
+                        k -> new ClientAccumulator("haproxy", r.getFrontend(), host, second, clientCapacity))
+                .add(ClientKeys.client(r.getClientIp()),
                         r.getHttpMethod() == null && r.getHttpUri() == null ? null : ClientKeys.request(r.getHttpMethod(), r.getHttpUri()),
                         tarpit);
     }
@@ -297,7 +265,6 @@ public final class TrafficCombiner {
 
     /** Takes out every summary whose second started before {@code second}; all of them with Long.MAX_VALUE. */
     public List<Summary> drainBefore(long second) {
-        forgetRecent();
         List<Summary> out = new ArrayList<>();
         for (Iterator<TargetGroupSecond> it = targetGroups.values().iterator(); it.hasNext(); ) {
             TargetGroupSecond tg = it.next();
@@ -343,16 +310,8 @@ public final class TrafficCombiner {
         return out;
     }
 
-    private void forgetRecent() {
-        recentGroups.forget();
-        recentFrontends.forget();
-        recentHolders.forget();
-        recentClients.forget();
-    }
-
     /** Puts back summaries taken by {@link #snapshot()} after a restart. */
     public void restore(List<? extends Pending> pending) {
-        forgetRecent();
         Pending.Cases<Void> restore = new Pending.Cases<>() {
             @Override
             public Void targetSummary(TargetSummary summary) {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hcwatch.config.Settings;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -79,26 +77,6 @@ class CardinalityLimitsTest {
         assertThat(colliding.targetGroup("a", "i-2", T0)).isNull();
         assertThat(colliding.targetGroup("a", "i-3", T0)).isNull();
         assertThat(colliding.targetGroup("a", "i-4", T0)).isEqualTo(CardinalityLimits.TARGET);
-    }
-
-    /**
-     * A member's hash is kept for the last name that landed on its entry, found by the name's String
-     * hash: names whose String hashes are equal ("Aa" and "BB") must still each get their own.
-     */
-    @Test
-    void namesWhoseStringHashesAreEqualKeepTheirOwnMemberHashes() {
-        assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
-        List<String> hashed = new ArrayList<>();
-        CardinalityLimits distinct = new CardinalityLimits(new CardinalityLimits.Limits(3, 2, 2, 1, HOUR), name -> {
-            hashed.add(name);
-            return name.equals("Aa") ? 1 : name.equals("BB") ? 2 : 3;
-        });
-        assertThat(distinct.targetGroup("tg", "Aa", 0)).isNull();
-        assertThat(distinct.targetGroup("tg", "BB", 0)).isNull();
-        assertThat(distinct.targetGroup("tg", "Aa", 0)).isNull();
-        assertThat(distinct.targetGroup("tg", new String("Aa"), 0)).as("an equal name is a known member").isNull();
-        assertThat(distinct.targetGroup("tg", "Cc", 0)).as("a third member past the limit of two").isEqualTo(CardinalityLimits.TARGET);
-        assertThat(hashed).as("the last name on the entry is not hashed again").containsExactly("Aa", "BB", "Aa", "Cc");
     }
 
     @Test

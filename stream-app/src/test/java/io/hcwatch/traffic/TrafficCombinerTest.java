@@ -2,15 +2,11 @@ package io.hcwatch.traffic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hcwatch.avro.internal.HaproxyTraffic;
 import io.hcwatch.avro.internal.TargetCount;
 import io.hcwatch.avro.internal.TargetTraffic;
 import io.hcwatch.avro.v1.HaproxyLogFormat;
 import io.hcwatch.avro.v1.HaproxyRequest;
 import io.hcwatch.input.AlbTrafficLine;
-import io.hcwatch.input.ClientSummary;
-import io.hcwatch.input.FrontendSummary;
-import io.hcwatch.input.Summary;
 import io.hcwatch.input.TargetSummary;
 import java.time.Instant;
 import java.util.List;
@@ -66,35 +62,6 @@ class TrafficCombinerTest {
         assertThat(web2.getRequests()).isEqualTo(2);
         assertThat(web2.getSucceeded()).isEqualTo(1);
         assertThat(LatencySketch.of(summary, "web2").getMaxValue()).isBetween(3_840L, 4_095L);
-    }
-
-    /**
-     * The combiner finds the summaries the last lines went to by reference before asking its maps;
-     * a line late for a second already taken out must start that second anew, not count into the
-     * summary that left.
-     */
-    @Test
-    void aLineLateForASecondAlreadyTakenOutStartsItAnew() {
-        TrafficCombiner combiner = new TrafficCombiner(16);
-        HaproxyRequest slow = http("be-web", "web1", 15, 200);
-        slow.setTa(400);
-        for (int i = 0; i < 2; i++) {
-            combiner.addAlb(alb(T0 + 10, "10.0.1.5", 0.012, 200));
-            combiner.addHaproxy(slow);
-        }
-        assertThat(combiner.drainBefore(T0 + 1_000)).hasSize(5);
-        combiner.addAlb(alb(T0 + 20, "10.0.1.5", 0.012, 200));
-        combiner.addHaproxy(slow);
-        List<Summary> late = combiner.drainAll();
-        assertThat(late).hasSize(5);
-        assertThat(late).filteredOn(TargetSummary.class::isInstance).map(t -> ((TargetSummary) t).traffic().getRequests())
-                .containsExactly(1L, 1L);
-        assertThat(late).filteredOn(ClientSummary.class::isInstance).map(c -> ((ClientSummary) c).traffic().getRequests())
-                .containsExactly(1L, 1L);
-        HaproxyTraffic frontend = late.stream().filter(FrontendSummary.class::isInstance).map(f -> ((FrontendSummary) f).traffic())
-                .findFirst().orElseThrow();
-        assertThat(frontend.getRequests()).isEqualTo(1);
-        assertThat(frontend.getHolders()).singleElement().satisfies(h -> assertThat(h.getCount()).isEqualTo(400));
     }
 
     @Test
