@@ -139,11 +139,11 @@ public final class SpaceSaving {
         return capacity;
     }
 
-    /** Whether slot {@code a} comes before slot {@code b} largest first: by count, then by key. */
-    private boolean before(int a, int b) {
+    /** Slots {@code a} and {@code b} compared largest first: by count, then by key. */
+    private int largestFirst(int a, int b) {
         long ca = counts[at[a]];
         long cb = counts[at[b]];
-        return ca != cb ? ca > cb : keys[a].compareTo(keys[b]) < 0;
+        return ca != cb ? Long.compare(cb, ca) : keys[a].compareTo(keys[b]);
     }
 
     /**
@@ -156,20 +156,9 @@ public final class SpaceSaving {
         if (k <= 0) {
             return new ArrayList<>(0);
         }
-        int[] chosen;
-        if (k * 8 >= size) {
-            Integer[] all = new Integer[size];
-            for (int i = 0; i < size; i++) {
-                all[i] = heap[i];
-            }
-            Arrays.sort(all, (a, b) -> before(a, b) ? -1 : before(b, a) ? 1 : 0);
-            chosen = new int[size];
-            for (int i = 0; i < size; i++) {
-                chosen[i] = all[i];
-            }
-        } else {
-            chosen = largest(k);
-        }
+        int[] chosen = k * 8 >= size
+                ? Arrays.stream(heap, 0, size).boxed().sorted(this::largestFirst).mapToInt(Integer::intValue).toArray()
+                : largest(k);
         List<HeavyHitter> out = new ArrayList<>(k);
         for (int i = 0; i < k; i++) {
             out.add(hitter(chosen[i]));
@@ -183,11 +172,11 @@ public final class SpaceSaving {
         int held = 0;
         for (int i = 0; i < size; i++) {
             int c = heap[i];
-            if (held == k && !before(c, run[k - 1])) {
+            if (held == k && largestFirst(c, run[k - 1]) >= 0) {
                 continue;
             }
             int to = held == k ? k - 1 : held++;
-            while (to > 0 && before(c, run[to - 1])) {
+            while (to > 0 && largestFirst(c, run[to - 1]) < 0) {
                 run[to] = run[to - 1];
                 to--;
             }

@@ -81,9 +81,12 @@ class SimulateCommandTest {
                 .run(d -> oneDead.add(deadLetter(d)), new ReplaySummary());
         assertThat(ahead).extracting(a -> a.getType().toString()).contains("client_flood");
         assertThat(aheadDead).hasSizeGreaterThanOrEqualTo(6).containsExactlyElementsOf(oneDead);
-        assertThat(ahead).extracting(a -> a.getDedupKey() + "@" + a.getEventTime() + "/" + a.getStatus() + " " + a.getDetails())
-                .containsExactlyElementsOf(one.stream().map(a -> a.getDedupKey() + "@" + a.getEventTime() + "/" + a.getStatus()
-                        + " " + a.getDetails()).toList());
+        assertThat(ahead).extracting(SimulateCommandTest::described)
+                .containsExactlyElementsOf(one.stream().map(SimulateCommandTest::described).toList());
+    }
+
+    private static String described(Alert a) {
+        return a.getDedupKey() + "@" + a.getEventTime() + "/" + a.getStatus() + " " + a.getDetails();
     }
 
     private static String deadLetter(DeadLetter d) {
