@@ -13,6 +13,7 @@ import io.hcwatch.serde.SerdeConfig;
 import io.hcwatch.parse.LogDates;
 import io.hcwatch.topology.Decoder;
 import io.hcwatch.topology.Decoders;
+import io.hcwatch.topology.IngestSettings;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.TopologyConfig;
 import io.hcwatch.topology.TopologyFactory;
@@ -129,6 +130,10 @@ public final class StreamApp implements AutoCloseable {
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 5000);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
+        // the ingest's quiet flush is a wall-clock punctuation, and a thread blocked in poll runs none:
+        // an idle thread looks up as often as the ingest ticks (default poll.ms: 100)
+        p.put(StreamsConfig.POLL_MS_CONFIG, IngestSettings.tickInterval(config.settings().duration("combine.flush-interval"),
+                config.settings().duration("combine.quiet-flush")).toMillis());
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
         p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
         if (config.stateDir() != null) {

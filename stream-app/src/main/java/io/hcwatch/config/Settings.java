@@ -130,6 +130,8 @@ public final class Settings {
                     "Share of failing targets in one zone that makes a correlated failure zonal."),
             new Setting("combine.flush-interval", DURATION, "100ms",
                     "Wall-clock interval at which per-partition traffic summaries and held health checks are sent on."),
+            new Setting("combine.quiet-flush", DURATION, "10ms",
+                    "Live: a partition that has read nothing for this long sends on what it holds at once, not at the next flush (0: off)."),
             new Setting("silence.enabled", BOOLEAN, "true",
                     "Advance detectors on wall-clock time when telemetry stops (live mode only)."));
 

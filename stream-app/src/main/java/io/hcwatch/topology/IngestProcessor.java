@@ -48,6 +48,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     private Routing routing;
     private Counter parsed;
     private SourceLags.Partition arrivals;
+    private final FlushSchedule flushes;
     /** Kafka timestamp of the record being processed: when it arrived, for {@link SourceLags}. */
     private long recordTimestamp = -1;
 
@@ -69,6 +70,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
         this.deadLetters = new DeadLetters(source.id());
         this.failures = new ProcessingFailures("ingest-" + source.id(), metrics);
         this.newer = new NewerReleaseRecords("ingest-" + source.id(), metrics);
+        this.flushes = new FlushSchedule(settings);
     }
 
     @Override
@@ -92,18 +94,23 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
             arrivals = services.sourceLags().add(source, !settings.delay().isZero());
         }
         if (pendingStore != null) {
-            context.schedule(settings.flushInterval(), PunctuationType.WALL_CLOCK_TIME, now -> {
-                sendRefusedAtStart(now);
-                try {
-                    // live, a second still being read goes out in parts, so that its records are not held back
-                    // for the rest of it; replay's clock is the input's, and every second before it is complete
-                    seconds.releaseBefore(settings.wholeSeconds() ? Math.floorDiv(now, 1000) * 1000 : Long.MAX_VALUE);
-                    progress.tick();
-                    progress.report(seconds::oldestHeld, context.currentSystemTimeMs());
-                } catch (RuntimeException e) {
-                    out.deadLetter(source.id(), failures.failed(e, context, source.id(), null, null, -1), Math.max(0, now));
-                }
-            });
+            context.schedule(settings.tickInterval(), PunctuationType.WALL_CLOCK_TIME, this::tick);
+        }
+    }
+
+    /** The wall clock moved on: send on what is held when it is time ({@link FlushSchedule}), and report progress. */
+    private void tick(long now) {
+        sendRefusedAtStart(now);
+        try {
+            if (flushes.flushAt(now, progress.lagging())) {
+                // live, a second still being read goes out in parts, so that its records are not held back
+                // for the rest of it; replay's clock is the input's, and every second before it is complete
+                seconds.releaseBefore(settings.wholeSeconds() ? Math.floorDiv(now, 1000) * 1000 : Long.MAX_VALUE);
+            }
+            progress.tick();
+            progress.report(seconds::oldestHeld, context.currentSystemTimeMs());
+        } catch (RuntimeException e) {
+            out.deadLetter(source.id(), failures.failed(e, context, source.id(), null, null, -1), Math.max(0, now));
         }
     }
 
@@ -125,6 +132,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], String, 
     @Override
     public void process(Record<byte[], byte[]> record) {
         recordTimestamp = record.timestamp();
+        flushes.read();
         sendRefusedAtStart(record.timestamp());
         ParseResult<? extends Decoded> result = decoding.decode(record.value());
         if (result instanceof ParseResult.Ok<? extends Decoded> ok) {

@@ -14,7 +14,25 @@ import java.time.Duration;
  * @param limits         how many target groups, targets, hosts and frontends a partition takes in
  * @param wholeSeconds   the flush sends on only seconds that ended before its time (replay, where that
  *                       time is the input's own and every second before it has been read in full)
+ * @param quietFlush     live: a partition that has read nothing for this long, and is not known to lag,
+ *                       sends on what it holds at once instead of at the next flush (zero: only the flush)
  */
 public record IngestSettings(Duration flushInterval, int sketchCapacity, Duration idleTimeout, Duration delay,
-                             CardinalityLimits.Limits limits, boolean wholeSeconds) {
+                             CardinalityLimits.Limits limits, boolean wholeSeconds, Duration quietFlush) {
+
+    /** Without a quiet flush (replay, and tests of the periodic flush alone). */
+    public IngestSettings(Duration flushInterval, int sketchCapacity, Duration idleTimeout, Duration delay,
+                          CardinalityLimits.Limits limits, boolean wholeSeconds) {
+        this(flushInterval, sketchCapacity, idleTimeout, delay, limits, wholeSeconds, Duration.ZERO);
+    }
+
+    /** How often the ingest looks at the wall clock: the flush interval, or the quiet flush's when that is shorter. */
+    public Duration tickInterval() {
+        return tickInterval(flushInterval, quietFlush);
+    }
+
+    /** The ingest's tick for a flush interval and a quiet flush (zero: none). */
+    public static Duration tickInterval(Duration flushInterval, Duration quietFlush) {
+        return quietFlush.isZero() || quietFlush.compareTo(flushInterval) >= 0 ? flushInterval : quietFlush;
+    }
 }

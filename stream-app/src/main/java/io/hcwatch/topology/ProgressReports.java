@@ -23,14 +23,14 @@ final class ProgressReports {
 
     /**
      * @param settings the idle timeout (wall time without a record, nothing held, after which the
-     *                 partition reports itself idle; counted in flush intervals too) and the source's delay
+     *                 partition reports itself idle; counted in ticks too) and the source's delay
      * @param lagging  whether the partition's consumer still lags its end (then it is only waiting for a fetch)
      */
     ProgressReports(Source source, IngestSettings settings, Outbox out, BooleanSupplier lagging) {
         this.source = source;
         long idleMillis = settings.idleTimeout().toMillis();
         this.clock = source.paces().isEmpty() ? null
-                : new UpstreamClock(idleMillis, (int) (idleMillis / Math.max(1, settings.flushInterval().toMillis())),
+                : new UpstreamClock(idleMillis, (int) (idleMillis / Math.max(1, settings.tickInterval().toMillis())),
                         settings.delay().toMillis());
         this.out = out;
         this.lagging = lagging;
@@ -48,6 +48,11 @@ final class ProgressReports {
         if (clock != null) {
             clock.readUntimed(wallNow);
         }
+    }
+
+    /** Whether the partition's consumer is known to have records not yet read. */
+    boolean lagging() {
+        return lagging.getAsBoolean();
     }
 
     /** A wall-clock tick (idle detection). */

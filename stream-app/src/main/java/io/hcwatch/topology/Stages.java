@@ -109,7 +109,7 @@ public final class Stages {
         IngestSettings settings = new IngestSettings(config.settings().duration("combine.flush-interval"),
                 config.settings().integer("flood.capacity"), config.liveClock() ? time.idleTimeout() : Duration.ZERO,
                 config.liveClock() ? time.delayOf(s.id()) : Duration.ZERO, CardinalityLimits.Limits.from(config.settings()),
-                !config.liveClock());
+                !config.liveClock(), config.liveClock() ? config.settings().duration("combine.quiet-flush") : Duration.ZERO);
         return new IngestProcessor(s, decoder, s.holdsPending() ? TopologyFactory.pendingStore(s) : null, config.topics().input(s),
                 settings, new IngestServices(metrics, config.inputLag(), haproxyHosts, sourceLags));
     }

@@ -50,6 +50,17 @@ class StreamAppConfigTest {
                 .doesNotContainKey("config.providers");
     }
 
+    /** The ingest's quiet flush is a wall-clock punctuation, which a stream thread blocked in poll does not run. */
+    @Test
+    void anIdleStreamThreadLooksUpAsOftenAsTheIngestTicks() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", "localhost:9092");
+        p.setProperty("schema.registry.url", "http://localhost:8081");
+        assertThat(StreamApp.streamsProperties(StreamAppConfig.from(p)).get("poll.ms")).isEqualTo(10L);
+        p.setProperty("detect.combine.quiet-flush", "0ms");
+        assertThat(StreamApp.streamsProperties(StreamAppConfig.from(p)).get("poll.ms")).isEqualTo(100L);
+    }
+
     @Test
     void itsDescriptionNamesTheSecretSettingsWithoutTheirValues() throws Exception {
         StreamAppConfig config = StreamAppConfig.from(secured());

@@ -25,6 +25,18 @@ final class IngestRecords {
 
     static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
 
+    /** Decoders for a topology fed only Avro health-check results: every other source's input is rejected. */
+    static java.util.Map<Source, Decoder> healthAvroOnly(java.util.Map<String, Object> serdeConfig) {
+        java.util.Map<Source, Decoder> decoders = new java.util.EnumMap<>(Source.class);
+        for (Source s : Source.values()) {
+            decoders.put(s, raw -> io.hcwatch.parse.ParseResult.rejected("not_json", "this test sends Avro only"));
+        }
+        AvroOrJsonDecoder<HealthCheckResult> avro = new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
+                raw -> io.hcwatch.parse.ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results");
+        decoders.put(Source.HEALTH, raw -> avro.decode(raw).map(Check::new));
+        return decoders;
+    }
+
     /** Everything an {@link Outbox} forwarded, in order. */
     final List<Record<String, Routed>> sent = new ArrayList<>();
 

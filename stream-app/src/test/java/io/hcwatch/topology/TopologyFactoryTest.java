@@ -12,12 +12,10 @@ import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.avro.v1.IncidentChange;
 import io.hcwatch.config.Settings;
 import io.hcwatch.input.Check;
-import io.hcwatch.parse.ParseResult;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.serde.SpecificAvroSerde;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -46,13 +44,7 @@ class TopologyFactoryTest {
 
     @BeforeEach
     void start() {
-        Map<Source, Decoder> decoders = new EnumMap<>(Source.class);
-        for (Source s : Source.values()) {
-            decoders.put(s, raw -> ParseResult.rejected("not_json", "this test sends Avro only"));
-        }
-        AvroOrJsonDecoder<HealthCheckResult> avro = new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
-                raw -> ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results");
-        decoders.put(Source.HEALTH, raw -> avro.decode(raw).map(Check::new));
+        Map<Source, Decoder> decoders = IngestRecords.healthAvroOnly(serdeConfig);
         TopologyConfig config = new TopologyConfig(Topics.defaults(), Settings.defaults().with(java.util.Map.of("alert.cool-down", "0s")), decoders, serdeConfig,
                 meters, false);
         Properties props = new Properties();
