@@ -15,9 +15,12 @@ import io.hcwatch.input.Check;
 import io.hcwatch.input.HaproxyLine;
 import io.hcwatch.input.LoadBalancerConfig;
 import io.hcwatch.input.Poll;
+import io.hcwatch.parse.ParseResult;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.processor.api.Record;
 
 /** Records of each kind an ingest takes in, and what it sends, for the tests of its stages. */
@@ -26,15 +29,19 @@ final class IngestRecords {
     static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
 
     /** Decoders for a topology fed only Avro health-check results: every other source's input is rejected. */
-    static java.util.Map<Source, Decoder> healthAvroOnly(java.util.Map<String, Object> serdeConfig) {
-        java.util.Map<Source, Decoder> decoders = new java.util.EnumMap<>(Source.class);
+    static Map<Source, Decoder> healthAvroOnly(Map<String, Object> serdeConfig) {
+        Map<Source, Decoder> decoders = new EnumMap<>(Source.class);
         for (Source s : Source.values()) {
-            decoders.put(s, raw -> io.hcwatch.parse.ParseResult.rejected("not_json", "this test sends Avro only"));
+            decoders.put(s, IngestRecords::notAvro);
         }
         AvroOrJsonDecoder<HealthCheckResult> avro = new AvroOrJsonDecoder<>(HealthCheckResult.class, serdeConfig,
-                raw -> io.hcwatch.parse.ParseResult.rejected("not_json", "this test sends Avro only"), "health-check-results");
+                IngestRecords::notAvro, "health-check-results");
         decoders.put(Source.HEALTH, raw -> avro.decode(raw).map(Check::new));
         return decoders;
+    }
+
+    private static <T> ParseResult<T> notAvro(byte[] raw) {
+        return ParseResult.rejected("not_json", "this test sends Avro only");
     }
 
     /** Everything an {@link Outbox} forwarded, in order. */

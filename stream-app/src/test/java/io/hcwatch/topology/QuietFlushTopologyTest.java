@@ -12,12 +12,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +27,7 @@ class QuietFlushTopologyTest {
     private static final long T0 = Instant.parse("2026-03-03T14:30:00Z").toEpochMilli();
     private final Map<String, Object> serdeConfig = Map.of("schema.registry.url", "mock://" + SCOPE);
     private final SpecificAvroSerde<HealthCheckResult> healthSerde = SpecificAvroSerde.forValues(HealthCheckResult.class, serdeConfig);
-    private TopologyTestDriver driver;
+    private TopologyDriver driver;
     private TestInputTopic<byte[], byte[]> health;
     private TestOutputTopic<String, Alert> alerts;
 
@@ -39,13 +35,9 @@ class QuietFlushTopologyTest {
         Map<Source, Decoder> decoders = IngestRecords.healthAvroOnly(serdeConfig);
         Settings settings = Settings.defaults().with(Map.of("alert.cool-down", "0s", "combine.quiet-flush", quietFlush));
         TopologyConfig config = new TopologyConfig(Topics.defaults(), settings, decoders, serdeConfig, new SimpleMeterRegistry(), true);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "hcwatch-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(TopologyFactory.build(config), props, Instant.ofEpochMilli(T0 + 60_500));
-        health = driver.createInputTopic("health-check-results", Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
-        alerts = driver.createOutputTopic("alerts", Serdes.String().deserializer(),
-                SpecificAvroSerde.forValues(Alert.class, serdeConfig).deserializer());
+        driver = new TopologyDriver(config, Instant.ofEpochMilli(T0 + 60_500));
+        health = driver.input(Source.HEALTH);
+        alerts = driver.alerts();
         // the first flush interval's tick, before any record
         driver.advanceWallClockTime(Duration.ofMillis(100));
     }
