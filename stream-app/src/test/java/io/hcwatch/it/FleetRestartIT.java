@@ -47,6 +47,7 @@ import org.junit.jupiter.api.Test;
 class FleetRestartIT {
 
     private static final int FLEETS = 834;
+    private static final int PARTITIONS = 3;
     /** The consumer group of LiveHarness#appConfig's application.id. */
     private static final String GROUP = "hcwatch-it";
     /** The incident: 30 s healthy, 40 s with half of every group failing, a minute of recovery; killed as recovery starts. */
@@ -56,21 +57,28 @@ class FleetRestartIT {
     private static final String BEHIND = "hcwatch_records_behind_total";
     private static final String LATE = "hcwatch_records_late_total";
     /**
-     * Each phase waits at least the 60 s idle-timeout for the empty sources, counted in 600 flush
-     * ticks of the ingest's thread too, and a tick counts only when a loaded thread comes round to
-     * it: in CI beside two other forks and two builds (load 14) the first phase had not fired after
-     * 2 minutes. Only a failing run waits this long.
+     * A phase ends in about half a minute alone (QuietInputs spare it the 60 s idle-timeout of the
+     * inputs the incident leaves empty), but when they waited for it, in CI beside two other forks
+     * and two builds (load 14), the first phase had not fired after 2 minutes. Only a failing run
+     * waits this long.
      */
     private static final Duration PHASE = Duration.ofMinutes(5);
 
     @Test
     void killedMidIncidentAFleetOfTenThousandTargetsRestoresItsPartedStateAndRaisesWhatReplayRaises() throws Exception {
         CompletableFuture<List<Telemetry>> built = CompletableFuture.supplyAsync(() -> incident(new IncidentFixture(FLEETS)));
-        try (LiveHarness h = new LiveHarness(3);
+        try (LiveHarness h = new LiveHarness(PARTITIONS);
              LiveHarness.TopicReader<Alert> alerts = h.alerts();
              LiveHarness.TopicReader<Incident> incidents = h.incidents()) {
             List<Telemetry> input = built.join();
             int split = (int) input.stream().filter(t -> t.eventTime() < KILL_AT).count();
+            // each app's first lines on the inputs the incident leaves empty are past its end: no phase waits
+            // the idle-timeout for them (the restarted ingest reports only what it reads itself)
+            List<Telemetry> beforeKill = new ArrayList<>(QuietInputs.at(ENDS_AT + 1_000, PARTITIONS));
+            beforeKill.addAll(input.subList(0, split));
+            List<Telemetry> afterKill = new ArrayList<>(QuietInputs.at(ENDS_AT + 2_000, PARTITIONS));
+            afterKill.addAll(input.subList(split, input.size()));
+            // the quiet lines left out: whatever they raised would differ from replay
             CompletableFuture<Map<String, List<String>>> replayed = CompletableFuture.supplyAsync(() -> replay(input, FLEETS));
             int port = freePort();
             // the restart reuses the config and state directory, as a node's restarted process does
@@ -79,7 +87,7 @@ class FleetRestartIT {
             // window.silent-timeout of their start is not waited for
             try (StreamAppProcess first = StreamAppProcess.start(appConfig)) {
                 String healthTopic = h.topics.input(Source.HEALTH);
-                h.produce(input.subList(0, split));
+                h.produce(beforeKill);
                 awaitOrExplain(() -> all(alerts.poll(), AlertStatus.firing, FLEETS) && h.consumedAll(GROUP, healthTopic),
                         () -> "before the kill: " + open(alerts.poll()) + " of " + FLEETS + " correlated failures firing; "
                                 + samples(Scrapes.metrics(port)) + "; group progress: " + h.progress(GROUP) + "; log (tail): "
@@ -88,7 +96,7 @@ class FleetRestartIT {
                 first.kill();
 
                 try (StreamAppProcess second = StreamAppProcess.start(appConfig)) {
-                    h.produce(input.subList(split, input.size()));
+                    h.produce(afterKill);
                     Map<String, List<String>> expected = replayed.join();
                     assertThat(expected).as("replay resolves every failure and incident")
                             .allSatisfy((key, outcome) -> assertThat(outcome).contains("ends resolved:true"));

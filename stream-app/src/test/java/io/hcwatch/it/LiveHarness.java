@@ -43,6 +43,8 @@ final class LiveHarness implements AutoCloseable {
     final Topics topics;
     /** Prefixes this harness's topic names and the application.id of its runs ("" on a broker of its own). */
     final String namespace;
+    /** Partitions of each input topic. */
+    final int inputPartitions;
     private final BrokerAndRegistry owned;
     private final KafkaProducer<byte[], byte[]> producer;
     private final Path workDir;
@@ -62,6 +64,7 @@ final class LiveHarness implements AutoCloseable {
         registry = cluster.registry;
         owned = owns ? cluster : null;
         this.namespace = namespace;
+        this.inputPartitions = inputPartitions;
         topics = prefixed(Topics.defaults(), namespace);
         List<String> inputs = new ArrayList<>(topics.inputs().values());
         kafka.createTopics(inputPartitions, inputs);
