@@ -30,10 +30,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -230,17 +234,21 @@ public final class StreamApp implements AutoCloseable {
     private Map<Source, Integer> inputPartitions() {
         Map<Source, Integer> out = new java.util.EnumMap<>(Source.class);
         Map<String, Object> admin = new StreamsConfig(streamsProperties(config)).getAdminConfigs(config.applicationId() + "-partitions");
+        Map<Source, String> topics = config.topics().inputs();
         try (Admin client = Admin.create(admin)) {
-            for (Source s : Source.values()) {
-                String topic = config.topics().input(s);
+            // one request for every topic, under one deadline: with the cluster unreachable, a request per
+            // topic made the start wait out the timeout once per input
+            Map<String, KafkaFuture<TopicDescription>> described = client.describeTopics(new TreeSet<>(topics.values())).topicNameValues();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            topics.forEach((source, topic) -> {
                 try {
-                    out.put(s, client.describeTopics(List.of(topic)).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS)
-                            .get(topic).partitions().size());
+                    long left = Math.max(0, deadline - System.nanoTime());
+                    out.put(source, described.get(topic).get(left, TimeUnit.NANOSECONDS).partitions().size());
                 } catch (Exception e) {
                     LOG.warn("could not describe input topic {} ({}); its partitions are waited for once they report", topic,
                             e.getMessage());
                 }
-            }
+            });
         }
         return out;
     }
