@@ -31,6 +31,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -76,6 +78,7 @@ class HaproxyChecksAndHoldersIT {
     private StreamApp app;
     private final List<Alert> alerts = new CopyOnWriteArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Set<Socket> tarpitSockets = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final Teardown teardown = new Teardown();
     private int frontendPort;
@@ -117,7 +120,13 @@ class HaproxyChecksAndHoldersIT {
         collector.start();
         app = teardown.add(new StreamApp(StreamAppConfig.from(E2eStack.appProperties(kafka, REGISTRY, "hcwatch-haproxy-checks-it",
                 dir.resolve("state")))));
-        teardown.onClose(() -> E2eStack.stop(threads, running));
+        teardown.onClose(() -> {
+            // the tarpitted requests block in read(), which no interrupt ends, until HAProxy's 60 s tarpit
+            // does: without closing their sockets first, the wait for the test's threads ran out its whole 20 s
+            running.set(false);
+            tarpitSockets.forEach(HaproxyChecksAndHoldersIT::closeQuietly);
+            E2eStack.stop(threads, running);
+        });
         app.start();
         threads.submit(() -> E2eStack.readAlerts(kafka, REGISTRY, topics, "checks-it-alerts", running::get, alerts::add));
         // two servers come up late: they are starting, not failing
@@ -213,6 +222,8 @@ class HaproxyChecksAndHoldersIT {
     /** One tarpitted request from 127.0.0.1, held until HAProxy ends it or the test does. */
     private void tarpitted() {
         try (Socket s = new Socket()) {
+            // registered before running is read below: the teardown clears running, then closes what is registered
+            tarpitSockets.add(s);
             s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
             s.setSoTimeout(90_000);
             s.connect(new InetSocketAddress("127.0.0.1", frontendPort), 5_000);
@@ -224,6 +235,14 @@ class HaproxyChecksAndHoldersIT {
             }
         } catch (IOException e) {
             // refused or reset once fe_web is full, or closed at the end of the test
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing anyway
         }
     }
 
