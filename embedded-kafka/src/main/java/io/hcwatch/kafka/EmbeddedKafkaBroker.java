@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -39,6 +40,11 @@ import org.apache.kafka.common.utils.Time;
  * or PLAIN, mutual TLS) for the tests of hcwatch's secured connections.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    /** Starts on new ports after one was taken first: each try draws again, so five fail only if ports run out. */
+    private static final int START_ATTEMPTS = 5;
+    /** The lowest port {@link #freePorts} picks: clear of the well-known and most registered services' ports. */
+    private static final int FIXED_PORTS_FROM = 20_000;
 
     private final Path dir;
     private final KafkaRaftServer server;
@@ -66,17 +72,38 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Starts a broker that also has the {@code secured} listeners (SASL_SSL with SCRAM, mutual TLS). */
     public static EmbeddedKafkaBroker start(Map<String, String> overrides, SecuredListeners secured) {
+        return start(overrides, secured, EmbeddedKafkaBroker::freePorts);
+    }
+
+    /** As {@link #start(Map, SecuredListeners)}, on the ports {@code ports} gives for each try (tests give taken ones). */
+    static EmbeddedKafkaBroker start(Map<String, String> overrides, SecuredListeners secured, IntFunction<int[]> ports) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOn(ports.apply(secured == null ? 2 : 4), overrides, secured);
+            } catch (RuntimeException e) {
+                // a port looked up free can be taken before the broker binds it: by another fork's server,
+                // or as the local port of any outgoing connection, which the kernel picks from the same
+                // range. KRaft's controller needs its port in the quorum before it starts, so port 0 will
+                // not do; new ports will, and nothing was started on the old ones
+                if (attempt == START_ATTEMPTS || !portTaken(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static EmbeddedKafkaBroker startOn(int[] ports, Map<String, String> overrides, SecuredListeners secured) {
         Path dir = null;
+        KafkaRaftServer server = null;
         try {
             dir = Files.createTempDirectory("hcwatch-kafka-");
-            int brokerPort = freePort();
-            int controllerPort = freePort();
-            Properties props = brokerProperties(dir, brokerPort, controllerPort);
+            int brokerPort = ports[0];
+            Properties props = brokerProperties(dir, brokerPort, ports[1]);
             String saslSsl = null;
             String mutualTls = null;
             if (secured != null) {
-                saslSsl = "127.0.0.1:" + freePort();
-                mutualTls = "127.0.0.1:" + freePort();
+                saslSsl = "127.0.0.1:" + ports[2];
+                mutualTls = "127.0.0.1:" + ports[3];
                 secure(props, secured, saslSsl, mutualTls);
             }
             overrides.forEach(props::setProperty);
@@ -85,15 +112,41 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 props.store(w, "hcwatch embedded broker");
             }
             format(config, secured == null ? Map.of() : secured.users());
-            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
+            server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + brokerPort;
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir, server, bootstrap, saslSsl, mutualTls);
             broker.awaitReady(Duration.ofSeconds(60));
             return broker;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            stopQuietly(server);
             deleteQuietly(dir);
-            throw new UncheckedIOException("could not start the embedded Kafka broker", e);
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("could not start the embedded Kafka broker", io);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    /** Whether starting failed because one of its ports was bound already. */
+    private static boolean portTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void stopQuietly(KafkaRaftServer server) {
+        if (server == null) {
+            return;
+        }
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } catch (RuntimeException ignored) {
+            // what failed to start may fail to stop as well; its ports and threads are what matter
         }
     }
 
@@ -262,10 +315,55 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
+    /**
+     * {@code count} distinct loopback ports free a moment ago, from below the range the kernel picks
+     * outgoing connections' local ports and other servers' "any port" from: nothing but a server told
+     * that number can take one before the broker binds it. That matters most for the controller's
+     * port, whose bind failing ends the JVM (Kafka's fault handler for a controller that cannot start).
+     */
+    static int[] freePorts(int count) {
+        int[] ports = new int[count];
+        ServerSocket[] held = new ServerSocket[count];
+        int below = ephemeralPortsFrom();
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        try {
+            for (int i = 0, tries = 0; i < count; tries++) {
+                boolean fixed = below - FIXED_PORTS_FROM >= 1_000 && tries < 100;
+                try {
+                    held[i] = new ServerSocket(fixed ? random.nextInt(FIXED_PORTS_FROM, below) : 0, 1, InetAddress.getLoopbackAddress());
+                    held[i].setReuseAddress(true);
+                    ports[i] = held[i].getLocalPort();
+                    i++;
+                } catch (java.net.BindException taken) {
+                    if (!fixed) {
+                        throw taken;
+                    }
+                }
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port", e);
+        } finally {
+            for (ServerSocket s : held) {
+                if (s != null) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // closing anyway
+                    }
+                }
+            }
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range (Linux), or 0 where it cannot be read. */
+    private static int ephemeralPortsFrom() {
+        try {
+            // readString would size its read by the file's length, which /proc gives as 0: it read one byte
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 

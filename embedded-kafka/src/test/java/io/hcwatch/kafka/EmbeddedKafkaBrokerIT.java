@@ -2,7 +2,10 @@ package io.hcwatch.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -32,6 +35,29 @@ class EmbeddedKafkaBrokerIT {
                     records = c.poll(Duration.ofMillis(500));
                 }
                 assertThat(records.iterator().next().value()).isEqualTo("hello");
+            }
+        }
+    }
+
+    /**
+     * CI of cda0eca: a port looked up free was bound by someone else before the broker bound it
+     * ("Address already in use"). Only the broker's listener is tried here: a controller that cannot
+     * bind ends the JVM (Kafka's fault handler), which freePorts' choice of ports keeps from happening.
+     */
+    @Test
+    void aBrokerPortTakenBeforeTheBrokerBindsItIsTradedForAnother() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            AtomicInteger tries = new AtomicInteger();
+            try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of(), null, count -> {
+                int[] ports = EmbeddedKafkaBroker.freePorts(count);
+                if (tries.getAndIncrement() == 0) {
+                    ports[0] = taken.getLocalPort();
+                }
+                return ports;
+            })) {
+                assertThat(tries).hasValue(2);
+                assertThat(broker.bootstrapServers()).doesNotEndWith(":" + taken.getLocalPort());
+                broker.createTopics(1, List.of("t"));
             }
         }
     }
