@@ -9,6 +9,7 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.config.Settings;
+import io.hcwatch.metrics.PipelineMetrics;
 import io.hcwatch.replay.ReplayPipeline;
 import io.hcwatch.replay.ReplayStores;
 import io.hcwatch.topology.Decoders;
@@ -111,12 +112,21 @@ import org.awaitility.Awaitility;
                         + apps.get(0).registry().find("hcwatch.records").counters().stream()
                         .map(c -> c.getId().getTags() + "=" + c.count()).toList(), e);
             }
+            // no step judged without a record it covers: an outcome that happened to agree with replay
+            // would hide the race that makes another run differ
+            assertThat(apps.stream().mapToDouble(ReliabilityRuns::outOfStep).sum())
+                    .as("records behind a step or late (%s, %s)", PipelineMetrics.BEHIND, PipelineMetrics.LATE).isZero();
             Map<String, List<String>> outcome = new TreeMap<>(summarize(alerts.poll()));
             outcome.putAll(IncidentOutcomes.summarize(incidents.poll()));
             return outcome;
         } finally {
             apps.forEach(StreamApp::close);
         }
+    }
+
+    private static double outOfStep(StreamApp app) {
+        return app.registry().find(PipelineMetrics.BEHIND).counters().stream().mapToDouble(c -> c.count()).sum()
+                + app.registry().find(PipelineMetrics.LATE).counters().stream().mapToDouble(c -> c.count()).sum();
     }
 
     /**
