@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
@@ -131,7 +133,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** Whether starting failed because one of its ports was bound already. */
     private static boolean portTaken(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.net.BindException) {
+            if (t instanceof BindException) {
                 return true;
             }
         }
@@ -325,16 +327,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         int[] ports = new int[count];
         ServerSocket[] held = new ServerSocket[count];
         int below = ephemeralPortsFrom();
-        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         try {
             for (int i = 0, tries = 0; i < count; tries++) {
                 boolean fixed = below - FIXED_PORTS_FROM >= 1_000 && tries < 100;
                 try {
                     held[i] = new ServerSocket(fixed ? random.nextInt(FIXED_PORTS_FROM, below) : 0, 1, InetAddress.getLoopbackAddress());
-                    held[i].setReuseAddress(true);
                     ports[i] = held[i].getLocalPort();
                     i++;
-                } catch (java.net.BindException taken) {
+                } catch (BindException taken) {
                     if (!fixed) {
                         throw taken;
                     }

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.DeadLetter;
 import io.hcwatch.topology.Source;
-import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +101,7 @@ import org.junit.jupiter.params.provider.ValueSource;
         List<Telemetry> heldBack = new ArrayList<>();
         for (Telemetry t : input) {
             boolean inPause = t.key() != null && t.eventTime() >= from && t.eventTime() < to
-                    && Utils.toPositive(Utils.murmur2(t.key().getBytes(StandardCharsets.UTF_8))) % partitions == paused;
+                    && BuiltInPartitioner.partitionForKey(t.key().getBytes(StandardCharsets.UTF_8), partitions) == paused;
             if (!heldBack.isEmpty() && t.eventTime() >= to) {
                 out.addAll(heldBack);
                 heldBack.clear();

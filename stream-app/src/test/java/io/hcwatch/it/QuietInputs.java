@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 
 /**
  * One line on every partition of the inputs an incident of health-check JSON leaves empty (ALB access
@@ -53,7 +53,7 @@ final class QuietInputs {
     private static String keyOf(int partition, int partitions) {
         for (int i = 0; i < 1_000 * partitions; i++) {
             String key = "quiet-" + i;
-            if (Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions == partition) {
+            if (BuiltInPartitioner.partitionForKey(key.getBytes(StandardCharsets.UTF_8), partitions) == partition) {
                 return key;
             }
         }

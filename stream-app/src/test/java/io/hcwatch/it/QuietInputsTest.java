@@ -14,7 +14,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.junit.jupiter.api.Test;
 
 class QuietInputsTest {
@@ -37,7 +37,7 @@ class QuietInputsTest {
     @Test
     void eachSourceHasALineOnEveryPartition() {
         Map<io.hcwatch.topology.Source, List<Integer>> partitions = QuietInputs.at(AT, 3).stream().collect(Collectors.groupingBy(
-                Telemetry::source, Collectors.mapping(t -> Utils.toPositive(Utils.murmur2(t.key().getBytes(StandardCharsets.UTF_8))) % 3,
+                Telemetry::source, Collectors.mapping(t -> BuiltInPartitioner.partitionForKey(t.key().getBytes(StandardCharsets.UTF_8), 3),
                         Collectors.toList())));
         assertThat(partitions).hasSize(3).allSatisfy((source, ps) -> assertThat(ps).containsExactlyInAnyOrder(0, 1, 2));
     }
