@@ -151,8 +151,9 @@ final class SyslogPrefixParser {
         offsetSeconds = parsed.offset() == null ? null : parsed.offset().getTotalSeconds();
         if (offsetSeconds != null) {
             // the parsed instant already moved by the offset; rebuild the local fields from it
-            java.time.LocalDateTime local = java.time.LocalDateTime.ofInstant(parsed.instant(),
-                    java.time.ZoneOffset.ofTotalSeconds(offsetSeconds));
+            // ofEpochSecond, not ofInstant: ofInstant asks the offset for its ZoneRules, a new object on every line
+            java.time.LocalDateTime local = java.time.LocalDateTime.ofEpochSecond(parsed.instant().getEpochSecond(),
+                    parsed.instant().getNano(), java.time.ZoneOffset.ofTotalSeconds(offsetSeconds));
             year = local.getYear();
             month = local.getMonthValue();
             day = local.getDayOfMonth();
