@@ -10,11 +10,10 @@ import io.hcwatch.observability.Scrapes;
 import io.hcwatch.sink.SinkApp;
 import io.hcwatch.testsupport.ExternalTool;
 import io.hcwatch.testsupport.RepoFiles;
+import io.hcwatch.testsupport.ReservedPort;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -144,7 +143,7 @@ class DashboardPictureIT {
     private int prometheusPort;
 
     private Process startPrometheus(ExternalTool prometheus, int streamPort, int sinkPort) throws IOException {
-        prometheusPort = freePort();
+        prometheusPort = ReservedPort.free();
         Path dir = Files.createDirectories(tmp.resolve("prometheus"));
         Files.writeString(dir.resolve("prometheus.yml"), """
                 global:
@@ -205,9 +204,4 @@ class DashboardPictureIT {
         Files.writeString(out, sb.toString());
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }

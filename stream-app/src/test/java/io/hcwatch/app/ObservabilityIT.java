@@ -11,11 +11,10 @@ import io.hcwatch.observability.Scrapes;
 import io.hcwatch.sink.SinkApp;
 import io.hcwatch.testsupport.ExternalTool;
 import io.hcwatch.testsupport.RepoFiles;
+import io.hcwatch.testsupport.ReservedPort;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -225,7 +224,7 @@ class ObservabilityIT {
     @Test
     void aRealPrometheusScrapesBothAppsEvaluatesTheRulesAndAnswersQueries() throws Exception {
         ExternalTool prometheus = ExternalTool.prometheus();
-        int port = freePort();
+        int port = ReservedPort.free();
         Path dir = Files.createDirectories(tmp.resolve("prometheus"));
         Path rules = RepoFiles.resolve("prometheus/rules/hcwatch.rules.yml");
         Files.writeString(dir.resolve("prometheus.yml"), """
@@ -308,9 +307,4 @@ class ObservabilityIT {
         return root.path("data").path("result");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }

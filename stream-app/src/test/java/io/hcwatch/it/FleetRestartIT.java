@@ -12,10 +12,8 @@ import io.hcwatch.avro.v1.Alert;
 import io.hcwatch.avro.v1.AlertStatus;
 import io.hcwatch.avro.v1.Incident;
 import io.hcwatch.observability.Scrapes;
+import io.hcwatch.testsupport.ReservedPort;
 import io.hcwatch.topology.Source;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +78,7 @@ class FleetRestartIT {
             afterKill.addAll(input.subList(split, input.size()));
             // the quiet lines left out: whatever they raised would differ from replay
             CompletableFuture<Map<String, List<String>>> replayed = CompletableFuture.supplyAsync(() -> replay(input, FLEETS));
-            int port = freePort();
+            int port = ReservedPort.free();
             // the restart reuses the config and state directory, as a node's restarted process does
             Path appConfig = h.appConfig("fleet", config(port));
             // the input follows at once: a partition the monitors have not heard from within
@@ -184,11 +182,4 @@ class FleetRestartIT {
         return scrape.lines().filter(l -> l.startsWith(BEHIND) || l.startsWith(LATE)).toList().toString();
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.hcwatch.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
@@ -9,6 +10,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ReservedPortTest {
@@ -33,5 +38,31 @@ class ReservedPortTest {
                 server.accept().close();
             }
         }
+    }
+
+    @Test
+    void portsAreDistinctWhileHeldAndBelowTheKernelsEphemeralRange() {
+        int ephemeralFrom = ReservedPort.ephemeralPortsFrom();
+        List<ReservedPort> held = new ArrayList<>();
+        Set<Integer> ports = new HashSet<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                ReservedPort r = new ReservedPort();
+                held.add(r);
+                ports.add(r.port());
+                if (ephemeralFrom - 20_000 >= 1_000) {
+                    assertThat(r.port()).isBetween(20_000, ephemeralFrom - 1);
+                }
+            }
+        } finally {
+            held.forEach(ReservedPort::close);
+        }
+        assertThat(ports).hasSize(20);
+    }
+
+    @Test
+    void theEphemeralRangeIsReadWhole() {
+        // Files.readString read one byte of this /proc file; a range starting at a one-digit port is no real one
+        assertThat(ReservedPort.ephemeralPortsFrom()).satisfiesAnyOf(p -> assertThat(p).isZero(), p -> assertThat(p).isGreaterThan(1023));
     }
 }

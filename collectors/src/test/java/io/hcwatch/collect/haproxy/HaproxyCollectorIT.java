@@ -16,11 +16,11 @@ import io.hcwatch.collect.ConfigReader;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.testsupport.ExternalTool;
+import io.hcwatch.testsupport.ReservedPort;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -91,9 +91,9 @@ class HaproxyCollectorIT {
             backends.add(backend(0));
             backendPorts[i] = backends.get(i).getAddress().getPort();
         }
-        cliPort = freePort();
-        frontendPort = freePort();
-        statsPagePort = freePort();
+        cliPort = ReservedPort.free();
+        frontendPort = ReservedPort.free();
+        statsPagePort = ReservedPort.free();
         Files.writeString(dir.resolve("haproxy.cfg"), String.join("\n",
                 "global",
                 "    stats socket " + dir.resolve("admin.sock") + " level admin",
@@ -324,9 +324,4 @@ class HaproxyCollectorIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }

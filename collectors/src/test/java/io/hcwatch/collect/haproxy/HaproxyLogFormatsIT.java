@@ -25,6 +25,7 @@ import io.hcwatch.replay.ReplayInputs;
 import io.hcwatch.replay.ReplayRun;
 import io.hcwatch.replay.ReplaySummary;
 import io.hcwatch.testsupport.ExternalTool;
+import io.hcwatch.testsupport.ReservedPort;
 import io.hcwatch.topology.Source;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,7 +35,6 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -141,7 +141,7 @@ class HaproxyLogFormatsIT {
         syslog.setSoTimeout(200);
         Queue<String> received = new ConcurrentLinkedQueue<>();
         Future<?> receiver = pool.submit(() -> receive(received));
-        int[] ports = {freePort(), freePort(), freePort()};
+        int[] ports = {ReservedPort.free(), ReservedPort.free(), ReservedPort.free()};
         Files.writeString(dir.resolve("haproxy.cfg"), String.join("\n",
                 "global", "    log 127.0.0.1:" + syslog.getLocalPort() + " local0", "    maxconn 2000",
                 "    stats socket " + dir.resolve("admin.sock") + " level admin",
@@ -317,9 +317,4 @@ class HaproxyLogFormatsIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }

@@ -1,11 +1,11 @@
 package io.hcwatch.collect.haproxy;
 
+import io.hcwatch.testsupport.ReservedPort;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +49,7 @@ public final class SessionHoldersBench {
         int rounds = Integer.parseInt(a.getOrDefault("rounds", "5"));
         int synthetic = Integer.parseInt(a.getOrDefault("synthetic", "50000"));
         Path dir = Files.createTempDirectory("hcwatch-holders-bench");
-        int port = freePort();
+        int port = ReservedPort.free();
         Files.writeString(dir.resolve("haproxy.cfg"), String.join("\n",
                 "global",
                 "    maxconn " + (sessions + 100),
@@ -188,9 +188,4 @@ public final class SessionHoldersBench {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }
