@@ -46,6 +46,11 @@ final class LiveBenchCommand implements Callable<Integer> {
                     + " e.g. num.stream.threads=1")
     Map<String, String> streamsConfig = new LinkedHashMap<>();
 
+    @Option(names = "--broker-config", paramLabel = "KEY=VALUE",
+            description = "A setting of the in-process broker over the bench's own (repeatable), e.g."
+                    + " group.initial.rebalance.delay.ms=0 (the bench's 3000 lets two threads or instances share tasks from the start)")
+    Map<String, String> brokerConfig = new LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception {
         if (records < 1 || rounds < 1 || partitions < 1 || instances < 1) {
@@ -60,7 +65,8 @@ final class LiveBenchCommand implements Callable<Integer> {
         if (!threads.isEmpty() && haproxyStats) {
             throw new UsageException("--threads and --haproxy-stats cannot be combined: the polls are measured at one thread count");
         }
-        LiveBench.run(records, partitions, rounds, instances, latencySamples, streamsConfig, haproxyStats, threads, System.out);
+        LiveBench.run(records, partitions, rounds, instances, latencySamples, streamsConfig, haproxyStats, threads, brokerConfig,
+                System.out);
         return 0;
     }
 }

@@ -69,38 +69,22 @@ public final class LiveBench {
     }
 
     /**
-     * @param rounds each round runs both apps over the whole backlog, in turn (pass-through first in
-     *               odd rounds, hcwatch first in even ones, so drift on a shared machine hits both)
+     * @param rounds       each round runs both apps over the whole backlog, in turn (pass-through first in
+     *                     odd rounds, hcwatch first in even ones, so drift on a shared machine hits both)
+     * @param withStats    also run hcwatch with the HAProxy collector's polls (one per host and second of
+     *                     event time, 100 frontends each, on {@link #STATS_TOPIC}) in every round, beside
+     *                     hcwatch without them, and report the ratio of the two
+     * @param threads      when not empty, run both apps at each of these stream thread counts in every round
+     *                     ({@link #compareThreads}) instead of once with {@code streamsConfig}'s; not with {@code withStats}
+     * @param brokerConfig settings of the in-process broker over the bench's own ({@link #brokerSettings})
      */
     public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
-            Map<String, String> streamsConfig, PrintStream out) throws Exception {
-        run(records, partitions, rounds, instances, latencySamples, streamsConfig, false, out);
-    }
-
-    /**
-     * @param withStats also run hcwatch with the HAProxy collector's polls (one per host and second of
-     *                  event time, 100 frontends each, on {@link #STATS_TOPIC}) in every round, beside
-     *                  hcwatch without them, and report the ratio of the two
-     */
-    public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
-            Map<String, String> streamsConfig, boolean withStats, PrintStream out) throws Exception {
-        run(records, partitions, rounds, instances, latencySamples, streamsConfig, withStats, List.of(), out);
-    }
-
-    /**
-     * @param threads when not empty, run both apps at each of these stream thread counts in every round
-     *                ({@link #compareThreads}) instead of once with {@code streamsConfig}'s; not with {@code withStats}
-     */
-    public static void run(long records, int partitions, int rounds, int instances, int latencySamples,
-            Map<String, String> streamsConfig, boolean withStats, List<Integer> threads, PrintStream out) throws Exception {
+            Map<String, String> streamsConfig, boolean withStats, List<Integer> threads, Map<String, String> brokerConfig,
+            PrintStream out) throws Exception {
         if (withStats && !threads.isEmpty()) {
             throw new IllegalArgumentException("the HAProxy polls are measured at one thread count");
         }
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.segment.bytes", "268435456",
-                // Kafka's default (the embedded broker's is 0, for tests): a group waits 3s for its members before
-                // the first assignment, so two stream threads or instances starting together share the ingest tasks
-                // from the start instead of the first member's tasks sticking to it
-                "group.initial.rebalance.delay.ms", "3000"));
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerSettings(brokerConfig));
              SchemaRegistryServer registry = new SchemaRegistryServer(new InMemorySchemaRegistry()).start()) {
             List<String> inputs = new ArrayList<>(TOPICS.inputs().values());
             broker.createTopics(partitions, inputs);
@@ -249,6 +233,18 @@ public final class LiveBench {
     private static String perRound(List<Rate> more, List<Rate> fewer) {
         return IntStream.range(0, more.size())
                 .mapToObj(i -> String.format("%.2f", more.get(i).perSecond() / fewer.get(i).perSecond())).toList().toString();
+    }
+
+    /** The bench's broker settings, then {@code overrides}. */
+    static Map<String, String> brokerSettings(Map<String, String> overrides) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("log.segment.bytes", "268435456");
+        // Kafka's default (the embedded broker's is 0, for tests): a group waits 3s for its members before
+        // the first assignment, so two stream threads or instances starting together share the ingest tasks
+        // from the start instead of the first member's tasks sticking to it
+        settings.put("group.initial.rebalance.delay.ms", "3000");
+        settings.putAll(overrides);
+        return settings;
     }
 
     static StreamAppConfig config(EmbeddedKafkaBroker broker, SchemaRegistryServer registry, String applicationId,
