@@ -21,10 +21,10 @@ import io.hcwatch.sink.notify.pagerduty.PagerDutyNotifier;
 import io.hcwatch.sink.notify.pagerduty.PagerDutyStandIn;
 import io.hcwatch.sink.notify.pagerduty.Router;
 import io.hcwatch.sink.notify.pagerduty.RoutingKeyLoader;
+import io.hcwatch.testsupport.ReservedPort;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,10 +108,7 @@ class RoutingKeySecrecyTest {
         texts.add(letter.toString());
 
         // A network error.
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = ReservedPort.closed();
         PagerDutyNotifier unreachable = new PagerDutyNotifier(new PagerDutyNotifier.Settings("http://127.0.0.1:" + closedPort,
                 "hcwatch", Duration.ofSeconds(5), 120, 20), router, clock, new RecordingSleeper(clock));
         texts.add(unreachable.deliver(Page.of(Alerts.firing("tg"))).toString());

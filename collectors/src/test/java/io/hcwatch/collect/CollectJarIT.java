@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.testsupport.ExternalTool;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.hcwatch.testsupport.ReservedPort;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,10 +37,7 @@ class CollectJarIT {
         ExternalTool haproxyTool = ExternalTool.haproxy();
         Path jar = Path.of("target/hcwatch-collect.jar");
         assertThat(jar).as("built by the package phase before integration tests").exists();
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = ReservedPort.free();
         Files.writeString(dir.resolve("haproxy.cfg"), "global\n    stats socket " + dir.resolve("admin.sock") + " level admin\n"
                 + "    maxconn 300\ndefaults\n    mode http\n    timeout connect 1s\n    timeout client 5s\n    timeout server 5s\n"
                 + "frontend fe_web\n    bind 127.0.0.1:" + port + "\n    maxconn 120\n    http-request return status 200\n");

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hcwatch.avro.v1.ConfigKind;
 import io.hcwatch.avro.v1.LbConfig;
+import io.hcwatch.testsupport.ReservedPort;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -36,10 +35,7 @@ class PublisherTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void withKafkaUnreachableOnlyTheFirstSendWaitsAndEveryRecordReportsItsFailure() throws Exception {
-        int closed;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closed = s.getLocalPort();
-        }
+        int closed = ReservedPort.closed();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         AtomicInteger sends = new AtomicInteger();
         AtomicLong nanos = new AtomicLong(1_000_000_000L);

@@ -4,6 +4,7 @@ import static io.hcwatch.registry.CannedRegistryStub.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.hcwatch.testsupport.ReservedPort;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -55,12 +56,9 @@ class RegistryUnavailabilityTest {
     }
 
     @Test
-    void aRegistryNotListeningIsUnavailable() throws java.io.IOException {
-        URI url;
-        // A loopback port that was just free and is closed again: connecting to it is refused.
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            url = URI.create("http://127.0.0.1:" + socket.getLocalPort());
-        }
+    void aRegistryNotListeningIsUnavailable() {
+        // a loopback port held and not listened on: connecting to it is refused
+        URI url = URI.create("http://127.0.0.1:" + ReservedPort.closed());
 
         assertThat(fetchFailure(url, Duration.ofSeconds(5)).isUnavailable()).isTrue();
     }

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hcwatch.testsupport.ReservedPort;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -361,10 +361,8 @@ class RestSchemaRegistryClientTest {
         assertThat(settings.toString()).doesNotContain(PASSWORD, base64(USER + ":" + PASSWORD));
     }
 
-    private static URI closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return URI.create("http://127.0.0.1:" + socket.getLocalPort());
-        }
+    private static URI closedPort() {
+        return URI.create("http://127.0.0.1:" + ReservedPort.closed());
     }
 
     private static String base64(String text) {

@@ -5,11 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.observability.Scrapes;
+import io.hcwatch.testsupport.ReservedPort;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +38,7 @@ class ReadinessIT {
     @Test
     void healthIsFastAnd200AndReadyIs503WhileKafkaIsUnreachable() throws Exception {
         // a port nothing listens on: every connection attempt is refused
-        Properties config = config("127.0.0.1:" + closedPort(), "hcwatch-no-kafka");
+        Properties config = config("127.0.0.1:" + ReservedPort.closed(), "hcwatch-no-kafka");
         // the start-up's topic lookups give up after this instead of a minute each: the test is about /health
         config.setProperty("streams.request.timeout.ms", "5000");
         config.setProperty("streams.default.api.timeout.ms", "5000");
@@ -122,13 +120,6 @@ class ReadinessIT {
                 });
                 assertThat(gauges).as("hcwatch_ready and hcwatch_stream_state{state=running} while running").containsExactly("1.0 1.0");
             }
-        }
-    }
-
-    /** A loopback port that was free a moment ago and is not listened on. */
-    private static int closedPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }

@@ -53,6 +53,20 @@ public final class ReservedPort implements Closeable {
         this.port = holder.getLocalPort();
     }
 
+    /** Ports {@link #closed()} holds for the JVM's life. */
+    private static final java.util.List<ReservedPort> HELD_CLOSED = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * A loopback port that refuses every connection for as long as this JVM runs: held bound and never
+     * listened on. For a test of what happens when nothing listens, which a port only looked up free
+     * cannot promise: another server may bind it before the test connects.
+     */
+    public static int closed() {
+        ReservedPort held = new ReservedPort();
+        HELD_CLOSED.add(held);
+        return held.port();
+    }
+
     /** A port free now and, as any reserved one, taken by nothing but the server it is given to: for a server that binds it next. */
     public static int free() {
         return new ReservedPort().release();

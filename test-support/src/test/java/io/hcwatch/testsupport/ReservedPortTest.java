@@ -65,4 +65,16 @@ class ReservedPortTest {
         // Files.readString read one byte of this /proc file; a range starting at a one-digit port is no real one
         assertThat(ReservedPort.ephemeralPortsFrom()).satisfiesAnyOf(p -> assertThat(p).isZero(), p -> assertThat(p).isGreaterThan(1023));
     }
+
+    @Test
+    void aClosedPortRefusesConnectionsAndNoServerCanTakeIt() throws IOException {
+        int port = ReservedPort.closed();
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        try (Socket client = new Socket()) {
+            assertThatThrownBy(() -> client.connect(address, 2_000)).isInstanceOf(ConnectException.class);
+        }
+        try (ServerSocket other = new ServerSocket()) {
+            assertThatThrownBy(() -> other.bind(address)).isInstanceOf(BindException.class);
+        }
+    }
 }

@@ -6,11 +6,11 @@ import io.hcwatch.serde.SpecificAvroDeserializer;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import com.sun.net.httpserver.HttpServer;
+import io.hcwatch.testsupport.ReservedPort;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,12 +71,6 @@ final class E2eStack {
             }
         } catch (org.apache.kafka.common.errors.InterruptException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 

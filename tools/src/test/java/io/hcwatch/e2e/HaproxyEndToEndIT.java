@@ -12,6 +12,7 @@ import io.hcwatch.collect.haproxy.HaproxyCollector;
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
 import io.hcwatch.registry.InMemorySchemaRegistry;
 import io.hcwatch.testsupport.ExternalTool;
+import io.hcwatch.testsupport.ReservedPort;
 import io.hcwatch.topology.Source;
 import io.hcwatch.topology.Topics;
 import java.io.IOException;
@@ -105,7 +106,7 @@ class HaproxyEndToEndIT {
         teardown.onClose(() -> backends.forEach(b -> b.stop(0)));
 
         for (int i = 0; i < 3; i++) {
-            backendPorts[i] = freePort();
+            backendPorts[i] = ReservedPort.free();
             backends.add(E2eStack.backend(backendPorts[i], () -> 0));
         }
         sent = teardown.add(new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)));
@@ -114,8 +115,8 @@ class HaproxyEndToEndIT {
         teardown.onClose(() -> E2eStack.stop(rsyslog));
         sent.setReceiveBufferSize(4 << 20);
         threads.submit(this::receiveSent);
-        int rsyslogTcp = freePort();
-        frontendPort = freePort();
+        int rsyslogTcp = ReservedPort.free();
+        frontendPort = ReservedPort.free();
         startRsyslog(rsyslogd, rsyslogTcp);
         startHaproxy(haproxyTool, rsyslogTcp);
 
@@ -430,10 +431,6 @@ class HaproxyEndToEndIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static int freePort() throws IOException {
-        return E2eStack.freePort();
     }
 
     private static int freeUdpPort() throws IOException {

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.hcwatch.kafka.EmbeddedKafkaBroker;
+import io.hcwatch.testsupport.ReservedPort;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,12 +58,6 @@ public class AwsCredentialSecrecyIT {
         System.setErr(originalErr);
     }
 
-    private static int closedPort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     @Test
     void neitherTheSecretKeyNorTheSessionTokenShowsInLogsMetricsOrDeadLetters() throws Exception {
         assertThat(AwsSettings.credentials().resolveCredentials().secretAccessKey()).as("the profile is what the chain reads")
@@ -72,8 +65,8 @@ public class AwsCredentialSecrecyIT {
         List<String> texts = new ArrayList<>();
         try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start()) {
             kafka.createTopics(1, "lb-config", "health-check-results", "alb-access-logs", "alb-health-check-logs", "telemetry-dlq");
-            texts.addAll(io.hcwatch.collect.alb.HostileElb.run(kafka.bootstrapServers(), "http://127.0.0.1:" + closedPort()));
-            texts.addAll(io.hcwatch.collect.alblogs.HostileS3.run(kafka.bootstrapServers(), dir, "http://127.0.0.1:" + closedPort()));
+            texts.addAll(io.hcwatch.collect.alb.HostileElb.run(kafka.bootstrapServers(), "http://127.0.0.1:" + ReservedPort.closed()));
+            texts.addAll(io.hcwatch.collect.alblogs.HostileS3.run(kafka.bootstrapServers(), dir, "http://127.0.0.1:" + ReservedPort.closed()));
             try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
                     "group.id", "secrecy", "auto.offset.reset", "earliest"), new StringDeserializer(), new StringDeserializer())) {
                 c.subscribe(List.of("telemetry-dlq"));

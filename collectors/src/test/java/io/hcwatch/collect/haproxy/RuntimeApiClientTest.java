@@ -3,6 +3,7 @@ package io.hcwatch.collect.haproxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hcwatch.testsupport.ReservedPort;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -23,10 +24,7 @@ class RuntimeApiClientTest {
 
     @Test
     void aClosedLoopbackPortIsConnectionRefused() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = ReservedPort.closed();
         RuntimeApiClient client = new RuntimeApiClient(RuntimeApiAddress.parse("k", "ipv4@127.0.0.1:" + port),
                 Duration.ofSeconds(1));
 

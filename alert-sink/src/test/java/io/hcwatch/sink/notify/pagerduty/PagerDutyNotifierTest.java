@@ -12,8 +12,8 @@ import io.hcwatch.sink.notify.ManualClock;
 import io.hcwatch.sink.notify.Page;
 import io.hcwatch.sink.notify.RecordingSleeper;
 import io.hcwatch.sink.notify.RetryingNotifier;
+import io.hcwatch.testsupport.ReservedPort;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,10 +83,7 @@ class PagerDutyNotifierTest {
 
     @Test
     void anUnreachableEndpointIsANetworkErrorWorthRetrying() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = ReservedPort.closed();
 
         DeliveryResult result = notifier("http://127.0.0.1:" + closedPort, 120, 20).deliver(Page.of(Alerts.firing("tg")));
 
