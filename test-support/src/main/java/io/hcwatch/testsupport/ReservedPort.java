@@ -9,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -25,12 +27,14 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ReservedPort implements Closeable {
 
-    private final Socket holder = new Socket();
-    private final int port;
-
     /** The lowest port drawn: clear of the well-known and most registered services' ports. */
     private static final int LOWEST = 20_000;
     private static final int DRAWS = 100;
+    /** Ports {@link #closed()} holds for the JVM's life. */
+    private static final List<ReservedPort> HELD_CLOSED = new CopyOnWriteArrayList<>();
+
+    private final Socket holder = new Socket();
+    private final int port;
 
     public ReservedPort() {
         int below = ephemeralPortsFrom();
@@ -53,9 +57,6 @@ public final class ReservedPort implements Closeable {
         this.port = holder.getLocalPort();
     }
 
-    /** Ports {@link #closed()} holds for the JVM's life. */
-    private static final java.util.List<ReservedPort> HELD_CLOSED = new java.util.concurrent.CopyOnWriteArrayList<>();
-
     /**
      * A loopback port that refuses every connection for as long as this JVM runs: held bound and never
      * listened on. For a test of what happens when nothing listens, which a port only looked up free
@@ -70,6 +71,31 @@ public final class ReservedPort implements Closeable {
     /** A port free now and, as any reserved one, taken by nothing but the server it is given to: for a server that binds it next. */
     public static int free() {
         return new ReservedPort().release();
+    }
+
+    /**
+     * {@code count} ports as {@link #free()} gives one, and distinct: each is held until the last is
+     * drawn (ports drawn one at a time and released can come up twice).
+     */
+    public static int[] free(int count) {
+        ReservedPort[] held = new ReservedPort[count];
+        try {
+            for (int i = 0; i < count; i++) {
+                held[i] = new ReservedPort();
+            }
+        } catch (RuntimeException e) {
+            for (ReservedPort r : held) {
+                if (r != null) {
+                    r.close();
+                }
+            }
+            throw e;
+        }
+        int[] ports = new int[count];
+        for (int i = 0; i < count; i++) {
+            ports[i] = held[i].release();
+        }
+        return ports;
     }
 
     public int port() {

@@ -77,4 +77,17 @@ class ReservedPortTest {
             assertThatThrownBy(() -> other.bind(address)).isInstanceOf(BindException.class);
         }
     }
+
+    @Test
+    void portsFreedTogetherAreDistinctAndBindable() throws IOException {
+        for (int round = 0; round < 20; round++) {
+            int[] ports = ReservedPort.free(4);
+            Set<Integer> distinct = new HashSet<>();
+            for (int port : ports) {
+                distinct.add(port);
+                new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
+            }
+            assertThat(distinct).hasSize(4);
+        }
+    }
 }

@@ -98,8 +98,9 @@ class HaproxyChecksAndHoldersIT {
         // s2 and s3 come up seconds after HAProxy starts checking them: their ports are held till then
         ReservedPort late2 = teardown.add(new ReservedPort());
         ReservedPort late3 = teardown.add(new ReservedPort());
-        int[] ports = {ReservedPort.free(), late2.port(), late3.port()};
-        frontendPort = ReservedPort.free();
+        int[] free = ReservedPort.free(2);
+        int[] ports = {free[0], late2.port(), late3.port()};
+        frontendPort = free[1];
         Path cfg = dir.resolve("haproxy.cfg");
         Files.writeString(cfg, haproxyCfg(ports, "2s"));
         backends.add(E2eStack.backend(ports[0], healthDelayMs::get));

@@ -115,8 +115,9 @@ class HaproxyEndToEndIT {
         teardown.onClose(() -> E2eStack.stop(rsyslog));
         sent.setReceiveBufferSize(4 << 20);
         threads.submit(this::receiveSent);
-        int rsyslogTcp = ReservedPort.free();
-        frontendPort = ReservedPort.free();
+        int[] free = ReservedPort.free(2);
+        int rsyslogTcp = free[0];
+        frontendPort = free[1];
         startRsyslog(rsyslogd, rsyslogTcp);
         startHaproxy(haproxyTool, rsyslogTcp);
 

@@ -91,9 +91,10 @@ class HaproxyCollectorIT {
             backends.add(backend(0));
             backendPorts[i] = backends.get(i).getAddress().getPort();
         }
-        cliPort = ReservedPort.free();
-        frontendPort = ReservedPort.free();
-        statsPagePort = ReservedPort.free();
+        int[] ports = ReservedPort.free(3);
+        cliPort = ports[0];
+        frontendPort = ports[1];
+        statsPagePort = ports[2];
         Files.writeString(dir.resolve("haproxy.cfg"), String.join("\n",
                 "global",
                 "    stats socket " + dir.resolve("admin.sock") + " level admin",

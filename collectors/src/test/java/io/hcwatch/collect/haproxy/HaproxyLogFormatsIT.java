@@ -141,7 +141,7 @@ class HaproxyLogFormatsIT {
         syslog.setSoTimeout(200);
         Queue<String> received = new ConcurrentLinkedQueue<>();
         Future<?> receiver = pool.submit(() -> receive(received));
-        int[] ports = {ReservedPort.free(), ReservedPort.free(), ReservedPort.free()};
+        int[] ports = ReservedPort.free(3);
         Files.writeString(dir.resolve("haproxy.cfg"), String.join("\n",
                 "global", "    log 127.0.0.1:" + syslog.getLocalPort() + " local0", "    maxconn 2000",
                 "    stats socket " + dir.resolve("admin.sock") + " level admin",
