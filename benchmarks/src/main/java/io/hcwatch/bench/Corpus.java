@@ -96,6 +96,32 @@ public final class Corpus {
         return lines;
     }
 
+    /**
+     * Health checks in their JSON form as a collector writes them (docs/contract.md): every field,
+     * absent ones as null, a tenth of them failing with a reason.
+     */
+    public static List<String> healthCheckJson(int count, long seed) {
+        Random random = new Random(seed);
+        List<String> lines = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            boolean failing = random.nextInt(10) == 0;
+            int group = random.nextInt(500);
+            lines.add(String.format(Locale.ROOT, "{\"ts\":\"2026-03-%02dT%02d:%02d:%02d.%03dZ\",\"source\":\"alb\","
+                            + "\"lb\":\"app/prod-web/50dc6c495c0c9188\",\"target_group\":\"arn:aws:elasticloadbalancing:"
+                            + "us-east-1:111122223333:targetgroup/tg-%d/6d0ecf831eec9f09\",\"target\":\"i-%016x\","
+                            + "\"target_ip\":\"%s\",\"port\":8080,\"az\":\"us-east-1%c\",\"outcome\":\"%s\","
+                            + "\"latency_ms\":%s,\"status_code\":%s,\"state\":\"%s\",\"reason\":%s,\"check\":{"
+                            + "\"path\":\"/health\",\"interval_ms\":10000,\"timeout_ms\":5000,\"healthy_threshold\":3,"
+                            + "\"unhealthy_threshold\":2},\"registered_at\":null,\"active_servers_left\":null}",
+                    1 + random.nextInt(28), random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1000),
+                    group, random.nextLong() & Long.MAX_VALUE, ip(random), (char) ('a' + random.nextInt(3)),
+                    failing ? "timeout" : "pass", failing ? "null" : String.valueOf(1 + random.nextInt(400)),
+                    failing ? "null" : "200", failing ? "unhealthy" : "healthy",
+                    failing ? "\"Target.Timeout\"" : "null"));
+        }
+        return lines;
+    }
+
     private static String ip(Random random) {
         return (1 + random.nextInt(223)) + "." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256);
     }

@@ -21,11 +21,38 @@ public final class HealthCheckResultJson implements LineParser<HealthCheckResult
 
     static final JsonFactory FACTORY = new JsonFactory();
 
+    private static final PlainHealthCheckJson PLAIN = new PlainHealthCheckJson(FACTORY);
+
     @Override
     public ParseResult<HealthCheckResult> parse(String json) {
         if (json == null || json.isBlank()) {
             return ParseResult.rejected(RejectReason.EMPTY, "input is empty");
         }
+        HealthCheckResult plain = PLAIN.read(json);
+        return plain != null ? ParseResult.ok(plain) : readFields(json);
+    }
+
+    /**
+     * ASCII, as collectors write, is read from its bytes by the plain-shape reader: no String of
+     * the whole line, and Jackson's byte parser is its quicker one. Anything else, and a line the
+     * plain reader leaves, goes through the strict UTF-8 decoding to {@link #parse(String)}.
+     */
+    @Override
+    public ParseResult<HealthCheckResult> parse(byte[] utf8) {
+        if (utf8 != null && Utf8.isAscii(utf8)) {
+            HealthCheckResult plain = PLAIN.read(utf8);
+            if (plain != null) {
+                return ParseResult.ok(plain);
+            }
+        }
+        return LineParser.super.parse(utf8);
+    }
+
+    /**
+     * The line read through {@link JsonFields} alone: every form the contract takes, and the reason
+     * for any it refuses (public for the benchmark that weighs the plain-shape reader against it).
+     */
+    public static ParseResult<HealthCheckResult> readFields(String json) {
         JsonFields f;
         try {
             f = JsonFields.parseObject(json);

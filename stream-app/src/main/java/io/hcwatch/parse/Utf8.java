@@ -20,6 +20,15 @@ final class Utf8 {
         return text.indexOf('\uFFFD') < 0 ? text : strict(bytes);
     }
 
+    /** Whether every byte is ASCII (so the bytes are valid UTF-8 and each is one char). */
+    static boolean isAscii(byte[] bytes) {
+        int any = 0;
+        for (byte b : bytes) {
+            any |= b;
+        }
+        return any >= 0;
+    }
+
     private static String strict(byte[] bytes) {
         try {
             return StandardCharsets.UTF_8.newDecoder()

@@ -30,6 +30,19 @@ class Utf8Properties {
         assertThat(Utf8.decodeStrict(bytes)).isEqualTo(strict(bytes));
     }
 
+    @Property(tries = 1000)
+    void asciiIsWhatAsciiDecodesAlone(@ForAll("textish") byte[] bytes) {
+        // the oracle: bytes are ASCII when the strict ASCII decoder takes them
+        boolean ascii;
+        try {
+            StandardCharsets.US_ASCII.newDecoder().onMalformedInput(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            ascii = true;
+        } catch (CharacterCodingException e) {
+            ascii = false;
+        }
+        assertThat(Utf8.isAscii(bytes)).isEqualTo(ascii);
+    }
+
     /** Mostly valid text (ASCII, accents, U+FFFD, emoji) with a damaged byte now and then. */
     @Provide
     Arbitrary<byte[]> textish() {
