@@ -80,6 +80,7 @@ class HaproxyEndToEndIT {
     private HaproxyCollector collector;
     private StreamApp app;
     private DatagramSocket sent;
+    private int rsyslogUdp;
     private final ConcurrentLinkedQueue<String> sentLines = new ConcurrentLinkedQueue<>();
     private final List<Received> alerts = new CopyOnWriteArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -115,9 +116,12 @@ class HaproxyEndToEndIT {
         teardown.onClose(() -> E2eStack.stop(rsyslog));
         sent.setReceiveBufferSize(4 << 20);
         threads.submit(this::receiveSent);
-        int[] free = ReservedPort.free(2);
+        int[] free = ReservedPort.free(3);
         int rsyslogTcp = free[0];
         frontendPort = free[1];
+        // rsyslog's UDP input, unused here: a number from below the ephemeral range, which no UDP
+        // socket bound to "any port" is given, where one looked up free could be taken before rsyslog binds it
+        rsyslogUdp = free[2];
         startRsyslog(rsyslogd, rsyslogTcp);
         startHaproxy(haproxyTool, rsyslogTcp);
 
@@ -272,7 +276,7 @@ class HaproxyEndToEndIT {
                     "HCWATCH_KAFKA_BROKERS", kafka.bootstrapServers(),
                     "HCWATCH_HAPROXY_TOPIC", topics.input(Source.HAPROXY),
                     "HCWATCH_RSYSLOG_ADDR", "127.0.0.1",
-                    "HCWATCH_RSYSLOG_UDP_PORT", String.valueOf(freeUdpPort()),
+                    "HCWATCH_RSYSLOG_UDP_PORT", String.valueOf(rsyslogUdp),
                     "HCWATCH_RSYSLOG_TCP_PORT", String.valueOf(tcpPort),
                     "HCWATCH_RSYSLOG_SOCKET", dir.resolve("rsyslog").resolve("haproxy-log.sock").toString(),
                     "HCWATCH_RSYSLOG_WORKDIR", dir.resolve("rsyslog").toString());
@@ -431,12 +435,6 @@ class HaproxyEndToEndIT {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freeUdpPort() throws IOException {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }
