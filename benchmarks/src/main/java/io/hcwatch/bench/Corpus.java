@@ -1,5 +1,11 @@
 package io.hcwatch.bench;
 
+import io.hcwatch.avro.v1.CheckConfig;
+import io.hcwatch.avro.v1.CheckOutcome;
+import io.hcwatch.avro.v1.HealthCheckResult;
+import io.hcwatch.avro.v1.TargetState;
+import io.hcwatch.parse.HealthCheckResultJson;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -97,27 +103,25 @@ public final class Corpus {
     }
 
     /**
-     * Health checks in their JSON form as a collector writes them (docs/contract.md): every field,
-     * absent ones as null, a tenth of them failing with a reason.
+     * Health checks in their JSON form as a collector writes them (HealthCheckResultJson.write, as
+     * the collectors' JSON format does): every field, absent ones as null, a tenth failing with a reason.
      */
     public static List<String> healthCheckJson(int count, long seed) {
         Random random = new Random(seed);
+        long start = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
+        CheckConfig check = new CheckConfig("/health", 10_000, 5_000, 3, 2);
         List<String> lines = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             boolean failing = random.nextInt(10) == 0;
-            int group = random.nextInt(500);
-            lines.add(String.format(Locale.ROOT, "{\"ts\":\"2026-03-%02dT%02d:%02d:%02d.%03dZ\",\"source\":\"alb\","
-                            + "\"lb\":\"app/prod-web/50dc6c495c0c9188\",\"target_group\":\"arn:aws:elasticloadbalancing:"
-                            + "us-east-1:111122223333:targetgroup/tg-%d/6d0ecf831eec9f09\",\"target\":\"i-%016x\","
-                            + "\"target_ip\":\"%s\",\"port\":8080,\"az\":\"us-east-1%c\",\"outcome\":\"%s\","
-                            + "\"latency_ms\":%s,\"status_code\":%s,\"state\":\"%s\",\"reason\":%s,\"check\":{"
-                            + "\"path\":\"/health\",\"interval_ms\":10000,\"timeout_ms\":5000,\"healthy_threshold\":3,"
-                            + "\"unhealthy_threshold\":2},\"registered_at\":null,\"active_servers_left\":null}",
-                    1 + random.nextInt(28), random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1000),
-                    group, random.nextLong() & Long.MAX_VALUE, ip(random), (char) ('a' + random.nextInt(3)),
-                    failing ? "timeout" : "pass", failing ? "null" : String.valueOf(1 + random.nextInt(400)),
-                    failing ? "null" : "200", failing ? "unhealthy" : "healthy",
-                    failing ? "\"Target.Timeout\"" : "null"));
+            String targetGroup = "arn:aws:elasticloadbalancing:us-east-1:111122223333:targetgroup/tg-" + random.nextInt(500)
+                    + "/6d0ecf831eec9f09";
+            lines.add(HealthCheckResultJson.write(new HealthCheckResult(
+                    Instant.ofEpochMilli(start + (long) (random.nextDouble() * 28 * 86_400_000L)), "alb",
+                    "app/prod-web/50dc6c495c0c9188", targetGroup, String.format("i-%016x", random.nextLong() & Long.MAX_VALUE),
+                    ip(random), 8080, "us-east-1" + (char) ('a' + random.nextInt(3)),
+                    failing ? CheckOutcome.timeout : CheckOutcome.pass, failing ? null : 1 + random.nextInt(400),
+                    failing ? null : 200, failing ? TargetState.unhealthy : TargetState.healthy,
+                    failing ? "Target.Timeout" : null, check, null, null)));
         }
         return lines;
     }

@@ -25,27 +25,30 @@ public final class HealthCheckResultJson implements LineParser<HealthCheckResult
 
     @Override
     public ParseResult<HealthCheckResult> parse(String json) {
-        if (json == null || json.isBlank()) {
-            return ParseResult.rejected(RejectReason.EMPTY, "input is empty");
-        }
-        HealthCheckResult plain = PLAIN.read(json);
-        return plain != null ? ParseResult.ok(plain) : readFields(json);
+        HealthCheckResult plain = json == null ? null : PLAIN.read(json);
+        return plain != null ? ParseResult.ok(plain) : readNonEmpty(json);
     }
 
     /**
      * ASCII, as collectors write, is read from its bytes by the plain-shape reader: no String of
-     * the whole line, and Jackson's byte parser is its quicker one. Anything else, and a line the
-     * plain reader leaves, goes through the strict UTF-8 decoding to {@link #parse(String)}.
+     * the whole line, and Jackson's byte parser is its quicker one; a line it leaves goes to the
+     * tree reader without a second try. Anything else goes through the strict UTF-8 decoding to
+     * {@link #parse(String)}.
      */
     @Override
     public ParseResult<HealthCheckResult> parse(byte[] utf8) {
-        if (utf8 != null && Utf8.isAscii(utf8)) {
-            HealthCheckResult plain = PLAIN.read(utf8);
-            if (plain != null) {
-                return ParseResult.ok(plain);
-            }
+        if (utf8 == null || !Utf8.isAscii(utf8)) {
+            return LineParser.super.parse(utf8);
         }
-        return LineParser.super.parse(utf8);
+        HealthCheckResult plain = PLAIN.read(utf8);
+        return plain != null ? ParseResult.ok(plain) : readNonEmpty(new String(utf8, StandardCharsets.US_ASCII));
+    }
+
+    private static ParseResult<HealthCheckResult> readNonEmpty(String json) {
+        if (json == null || json.isBlank()) {
+            return ParseResult.rejected(RejectReason.EMPTY, "input is empty");
+        }
+        return readFields(json);
     }
 
     /**
