@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,19 @@ class StreamAppConfigTest {
         return p;
     }
 
+    /** Just what the app needs to start. */
+    private static Properties plain() {
+        Properties p = new Properties();
+        p.setProperty("bootstrap.servers", "localhost:9092");
+        p.setProperty("schema.registry.url", "http://localhost:8081");
+        return p;
+    }
+
+    /** A setting of Kafka Streams as it reads the app's properties. */
+    private static long streamsSetting(Properties p, String name) throws Exception {
+        return new StreamsConfig(StreamApp.streamsProperties(StreamAppConfig.from(p))).getLong(name);
+    }
+
     @Test
     void theSecuritySettingsGoToKafkaStreamsWithTheirSecretsResolvedAndStreamsOnesWin() throws Exception {
         Properties p = secured();
@@ -53,12 +67,21 @@ class StreamAppConfigTest {
     /** The ingest's quiet flush is a wall-clock punctuation, which a stream thread blocked in poll does not run. */
     @Test
     void anIdleStreamThreadLooksUpAsOftenAsTheIngestTicks() throws Exception {
-        Properties p = new Properties();
-        p.setProperty("bootstrap.servers", "localhost:9092");
-        p.setProperty("schema.registry.url", "http://localhost:8081");
-        assertThat(StreamApp.streamsProperties(StreamAppConfig.from(p)).get("poll.ms")).isEqualTo(10L);
+        Properties p = plain();
+        assertThat(streamsSetting(p, StreamsConfig.POLL_MS_CONFIG)).isEqualTo(10L);
         p.setProperty("detect.combine.quiet-flush", "0ms");
-        assertThat(StreamApp.streamsProperties(StreamAppConfig.from(p)).get("poll.ms")).isEqualTo(100L);
+        assertThat(streamsSetting(p, StreamsConfig.POLL_MS_CONFIG)).isEqualTo(100L);
+    }
+
+    /** At least once, commits only bound the work redone after a crash; exactly once, output waits for them. */
+    @Test
+    void commitsEveryTenSecondsAtLeastOnceEveryTenthOfASecondExactlyOnceAndAsOverridden() throws Exception {
+        Properties p = plain();
+        assertThat(streamsSetting(p, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(10_000L);
+        p.setProperty("streams.processing.guarantee", "exactly_once_v2");
+        assertThat(streamsSetting(p, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(100L);
+        p.setProperty("streams.commit.interval.ms", "2500");
+        assertThat(streamsSetting(p, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(2500L);
     }
 
     @Test

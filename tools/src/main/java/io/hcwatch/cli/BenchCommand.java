@@ -156,7 +156,7 @@ final class BenchCommand implements Runnable {
         int rounds;
 
         @Option(names = "--commit-ms", defaultValue = "1000",
-                description = "Wall time between commits (default ${DEFAULT-VALUE}, the live app's at-least-once interval)")
+                description = "Wall time between commits (default ${DEFAULT-VALUE}: a tenth of the live app's at-least-once interval, so that a short run commits)")
         long commitMs;
 
         @Override
@@ -186,8 +186,8 @@ final class BenchCommand implements Runnable {
         @Option(names = "--minutes", defaultValue = "30", description = "Minutes of event time (default ${DEFAULT-VALUE})")
         int minutes;
 
-        @Option(names = "--commit-ms", defaultValue = "1000",
-                description = "Commit interval in event time (default ${DEFAULT-VALUE}: at-least-once; exactly-once commits every 100)")
+        @Option(names = "--commit-ms", defaultValue = "10000",
+                description = "Commit interval in event time (default ${DEFAULT-VALUE}: the app's at least once; exactly once commits every 100)")
         long commitMs;
 
         @Option(names = "--restore", description = "Then rebuild the monitors' stores from their compacted changelogs: time, and a check that every key comes back as it was")
@@ -197,13 +197,18 @@ final class BenchCommand implements Runnable {
                 description = "Print the SHA-256 of every changelog write in order: an encoding change must leave it as it was")
         boolean digest;
 
+        @Option(names = "--checks", defaultValue = "polled",
+                description = "When targets are checked: polled (a target group's targets at once, as collect alb polls them)"
+                        + " or spread (each target at its own phase, as ALB health-check logs give them); default ${DEFAULT-VALUE}")
+        io.hcwatch.perf.FleetScaleBench.Checks checks;
+
         @Override
         public Integer call() {
             if (groups < 1 || targets < groups || access < 1 || minutes < 1 || commitMs < 1) {
                 throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                         "counts must be at least 1 and --targets at least --target-groups");
             }
-            io.hcwatch.perf.FleetScaleBench.run(groups, targets, access, minutes, commitMs, restore, digest, System.out);
+            io.hcwatch.perf.FleetScaleBench.run(groups, targets, access, minutes, commitMs, restore, digest, checks, System.out);
             return 0;
         }
     }

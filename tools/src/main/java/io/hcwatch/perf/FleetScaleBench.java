@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * A fleet at scale, replayed in-process through the real processors: T targets in G target groups,
@@ -26,16 +27,29 @@ import java.util.Map;
  * stores are committed every {@code commitMillis} of event time, encoding what changed as Kafka
  * Streams would for the changelog. Prints records/s, heap after GC, what the stores' compacted
  * changelogs hold, and the changelog bytes written against the input's own bytes (by store and part
- * of a key); with {@code restore}, the time to rebuild the stores from their changelogs; with
- * {@code digest}, the SHA-256 of every changelog write in order (an encoding's change must keep it).
+ * of a key), and how long the commits held the thread; with {@code restore}, the time to rebuild
+ * the stores from their changelogs; with {@code digest}, the SHA-256 of every changelog write in
+ * order (an encoding's change must keep it).
  */
 public final class FleetScaleBench {
+
+    /** When each target's checks arrive within the check interval. */
+    public enum Checks {
+        /** A target group's targets at one instant, group after group: what {@code collect alb}'s polls of target health give. */
+        polled,
+        /**
+         * Each target at its own phase, so every target group gets a check every {@code interval / targets per group}:
+         * what ALB health-check logs and HAProxy's own checks give, and all a fleet this large can send
+         * (ELBv2's API budget polls a few target groups a second).
+         */
+        spread
+    }
 
     private FleetScaleBench() {
     }
 
     public static void run(int groups, int targets, int accessPerSecond, int minutes, long commitMillis, boolean restore,
-            boolean digest, PrintStream out) {
+            boolean digest, Checks checks, PrintStream out) {
         Map<String, Object> serde = Map.of("schema.registry.url", "mock://fleet-scale-bench");
         MonitorChangelogs changelog = new MonitorChangelogs(digest);
         List<Alert> alerts = new ArrayList<>();
@@ -47,9 +61,9 @@ public final class FleetScaleBench {
         int perGroup = Math.max(1, targets / groups);
         int checksPerSecond = groups * perGroup / 10;
         long seconds = minutes * 60L;
-        out.printf("fleet-scale benchmark: %,d targets in %,d target groups checked every 10 s (%,d checks/s) + %,d access-log"
+        out.printf("fleet-scale benchmark: %,d targets in %,d target groups checked every 10 s (%,d checks/s, %s) + %,d access-log"
                         + " lines/s, %d min of event time, commit every %d ms; max heap %d MiB%n", groups * perGroup, groups,
-                checksPerSecond, accessPerSecond, minutes, commitMillis, memory.getHeapMemoryUsage().getMax() >> 20);
+                checksPerSecond, checks, accessPerSecond, minutes, commitMillis, memory.getHeapMemoryUsage().getMax() >> 20);
         long start = BenchWorkload.T0;
         long[] fed = {0};
         long[] inputBytes = {0};
@@ -59,6 +73,7 @@ public final class FleetScaleBench {
         long[] gcNanos = {0};
         long[] peakHeap = {0};
         long[] changelogAtReport = {0};
+        Histogram commits = new Histogram(3);
         long started = System.nanoTime();
         long totalChecks = checksPerSecond * seconds;
         new BenchWorkload(17, accessPerSecond, false).generate(accessPerSecond * seconds, start, line -> {
@@ -67,7 +82,10 @@ public final class FleetScaleBench {
             while (nextCheck[0] < totalChecks && start + nextCheck[0] * 1000 / checksPerSecond <= t) {
                 long k = nextCheck[0]++;
                 long ts = start + k * 1000 / checksPerSecond;
-                int target = (int) (k % ((long) groups * perGroup));
+                int target = switch (checks) {
+                    case polled -> (int) (k % ((long) groups * perGroup));
+                    case spread -> (int) ((k % groups) * perGroup + (k / groups) % perGroup);
+                };
                 byte[] check = check(target / perGroup, target % perGroup, ts);
                 inputBytes[0] += check.length;
                 pipeline.feed(Source.HEALTH, check, ts, "bench", fed[0]++);
@@ -75,7 +93,9 @@ public final class FleetScaleBench {
             inputBytes[0] += line.value().length;
             pipeline.feed(line.source(), line.value(), t, "bench", fed[0]++);
             while (t >= nextCommit[0]) {
+                long c = System.nanoTime();
                 pipeline.commit();
+                commits.recordValue(Math.max(1, (System.nanoTime() - c) / 1000));
                 nextCommit[0] += commitMillis;
             }
             if (t >= nextReport[0]) {
@@ -102,6 +122,10 @@ public final class FleetScaleBench {
         long[] fleet = changelog.held(TopologyFactory.FLEET_STORE);
         long[] host = changelog.held(TopologyFactory.HOST_STORE);
         long[] flood = changelog.held(TopologyFactory.FLOOD_STORE);
+        out.printf("commits %,d: %.1f s in all (%.0f%% of the run), each held the thread p50 %.1f ms, p99 %.1f ms, longest %.1f ms%n",
+                commits.getTotalCount(), commits.getTotalCount() * commits.getMean() / 1e6,
+                100 * commits.getTotalCount() * commits.getMean() / 1e6 / wall, commits.getValueAtPercentile(50) / 1e3,
+                commits.getValueAtPercentile(99) / 1e3, commits.getMaxValue() / 1e3);
         out.printf("stores (what the changelogs hold after compaction): fleet %,d keys %,d KiB, host %,d keys %,d KiB,"
                         + " flood %,d keys %,d KiB%n", fleet[0], fleet[1] >> 10, host[0], host[1] >> 10, flood[0], flood[1] >> 10);
         out.printf("changelog written: %,d MiB, %,.0f KiB per second of event time; alerts %d; dead letters %d%n",
