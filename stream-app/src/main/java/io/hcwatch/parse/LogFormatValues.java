@@ -27,6 +27,8 @@ final class LogFormatValues {
     String host;
     Integer pid;
     private final Instant[] dates = new Instant[DATES];
+    /** 9999-12-31T23:59:59Z: the last second the logged dates can name (Instant refuses far less). */
+    private static final long LAST_SECOND = 253_402_300_799L;
     private Long acceptSeconds;
     private Integer acceptMillis;
     Integer tr;
@@ -108,9 +110,9 @@ final class LogFormatValues {
             }
             case ACCEPT_SECONDS -> {
                 long v = absent ? AsciiNumbers.INVALID : number(s, from, to, hex);
-                acceptSeconds = v == AsciiNumbers.INVALID || v < 0 ? null : v;
+                acceptSeconds = v == AsciiNumbers.INVALID || v < 0 || v > LAST_SECOND ? null : v;
                 if (!absent && acceptSeconds == null) {
-                    return "seconds since 1970";
+                    return "seconds since 1970, up to the end of year 9999";
                 }
             }
             case ACCEPT_MILLIS -> {

@@ -66,6 +66,8 @@ class LogFormatLineTest {
         "text of the format missing|%ci:%cp %ft %b/%s %ST|10.0.0.1:80 www app-s1 200|field_count|%b|16",
         "an address whose every ':' leaves a bad port|%ci:%cp %ft|1:2:x www|bad_address|%cp|4",
         "the line goes on after the format|%ci:%cp %ft [%ST]|10.0.0.1:80 www [200] more|bad_field|text ']'|21",
+        // Instant.ofEpochSecond throws past year 1,000,000,000: such a line must be refused, not thrown on
+        "accept seconds past year 9999|%ci:%cp %ft %Ts %ST|10.0.0.1:80 www 99999999999999999 200|bad_number|%Ts|16",
     })
     void aLineTheFormatDoesNotMatchSaysWhereItParts(String scenario, String format, String line, String reason,
                                                     String where, int reached) {
