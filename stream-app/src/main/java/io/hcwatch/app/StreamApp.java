@@ -58,9 +58,10 @@ public final class StreamApp implements AutoCloseable {
     public static final String REGISTRY_UNAVAILABLE = "hcwatch.stream.registry.unavailable";
     /** The longest single wait for the registry: far below max.poll.interval.ms (5 min by default). */
     static final Duration REGISTRY_MAX_WAIT = Duration.ofSeconds(15);
-    /** Kafka Streams' commit interval at least once (the default guarantee) and exactly once; {@code streams.commit.interval.ms} overrides either. */
+    /** Kafka Streams' commit interval at least once (the default guarantee); {@code streams.commit.interval.ms} overrides it. */
     public static final long AT_LEAST_ONCE_COMMIT_MS = 10_000;
-    public static final long EXACTLY_ONCE_COMMIT_MS = 100;
+    /** ... and exactly once, where output waits for the commit. */
+    private static final long EXACTLY_ONCE_COMMIT_MS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(StreamApp.class);
     /** The longest read of lb-config's history at start (a compacted topic of a few thousand records at most). */
     static final Duration LB_CONFIG_CATCH_UP = Duration.ofSeconds(10);

@@ -22,7 +22,7 @@ import java.util.function.ToIntFunction;
  * a check's parse in the fleet bench. Anything else (a number in a string, a fraction, epoch
  * milliseconds, a bad value, a duplicate, trailing text) gives null, and the caller reads the line
  * again with {@link JsonFields}, whose rules and messages stay the only ones: this class only
- * takes what they would take, to the same record (JsonFastPathProperties holds the two together).
+ * takes what they would take, to the same record (PlainHealthCheckJsonProperties holds the two together).
  */
 final class PlainHealthCheckJson {
 
@@ -35,7 +35,10 @@ final class PlainHealthCheckJson {
         this.factory = factory;
     }
 
-    /** The record the line holds in the plain shape, else null (read it with {@link JsonFields}). */
+    /**
+     * The record the line holds in the plain shape, else null (read it with {@link JsonFields}):
+     * whatever the streaming parser cannot take, the tree reader refuses with its reason.
+     */
     HealthCheckResult read(String json) {
         try (JsonParser p = factory.createParser(json)) {
             return read(p);
@@ -53,18 +56,13 @@ final class PlainHealthCheckJson {
         }
     }
 
-    private HealthCheckResult read(JsonParser p) {
-        try {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            HealthCheckResult r = check(p);
-            // the tree reader refuses trailing tokens; a second document or garbage goes to it
-            return r != null && p.nextToken() == null ? r : null;
-        } catch (IOException | RuntimeException e) {
-            // whatever the streaming parser could not take, the tree reader refuses with its reason
+    private HealthCheckResult read(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
             return null;
         }
+        HealthCheckResult r = check(p);
+        // the tree reader refuses trailing tokens; a second document or garbage goes to it
+        return r != null && p.nextToken() == null ? r : null;
     }
 
     /**

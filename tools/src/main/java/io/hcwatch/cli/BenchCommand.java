@@ -186,7 +186,7 @@ final class BenchCommand implements Runnable {
         @Option(names = "--minutes", defaultValue = "30", description = "Minutes of event time (default ${DEFAULT-VALUE})")
         int minutes;
 
-        @Option(names = "--commit-ms", defaultValue = "10000",
+        @Option(names = "--commit-ms", defaultValue = "" + io.hcwatch.app.StreamApp.AT_LEAST_ONCE_COMMIT_MS,
                 description = "Commit interval in event time (default ${DEFAULT-VALUE}: the app's at least once; exactly once commits every 100)")
         long commitMs;
 
